@@ -1,0 +1,161 @@
+"""The engine contract (see ARCHITECTURE.md) and the helpers every game shares.
+
+A game subclasses `Engine`. States are the engine's own objects: callers never look inside
+them, they only hand them back to the engine, which is what lets each game pick the fastest
+representation it likes (slots classes with an explicit `clone`, never `copy.deepcopy`).
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections import Counter
+from collections.abc import Hashable, Sequence
+from typing import Any, Protocol
+
+Move = dict[str, Any]
+View = dict[str, Any]
+
+# Options that fix chance for tests and puzzles. They are accepted by any engine that lists
+# them in `test_options`, and never shown in a lobby.
+TEST_OPTIONS = ("stack", "first", "dice", "jobs")
+
+
+class IllegalMove(Exception):
+    """A move the rules forbid; `reason` is a sentence a player can read."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class Engine(ABC):
+    """One game's rules. Stateless: every method takes and returns states."""
+
+    id: str
+    title: str
+    min_players: int
+    max_players: int
+    # Lobby options, {name: default}. Values are bool or int; the default's type is the type.
+    options: dict[str, Any] = {}
+    # Which of TEST_OPTIONS this game understands.
+    test_options: tuple[str, ...] = ()
+    # Bot levels by name; at least "random" and "strong".
+    bots: dict[str, Bot] = {}
+
+    # -- the contract ------------------------------------------------------------------------
+    @abstractmethod
+    def new_game(self, num_players: int, seed: int, options: dict[str, Any] | None = None) -> Any:
+        """A fresh game. Raises ValueError for a bad player count or bad options."""
+
+    @abstractmethod
+    def to_act(self, state: Any) -> list[int]:
+        """Seats that may move now (several in an interrupt window); [] once the game is over."""
+
+    @abstractmethod
+    def legal_moves(self, state: Any, seat: int) -> list[Move]:
+        """Every move `seat` may make now; [] if it may not move."""
+
+    @abstractmethod
+    def apply(self, state: Any, seat: int, move: Move) -> Any:
+        """A new state after `move`; raises IllegalMove and leaves `state` untouched."""
+
+    @abstractmethod
+    def view(self, state: Any, seat: int | None) -> View:
+        """What `seat` may know (None: a spectator). Always has the keys
+        game, seat, turn (whose regular turn it is, or None), to_act and over."""
+
+    @abstractmethod
+    def is_over(self, state: Any) -> bool: ...
+
+    @abstractmethod
+    def result(self, state: Any) -> dict[str, Any]:
+        """{"scores": [...], "winners": [...], ...game-specific details}."""
+
+    @abstractmethod
+    def events(self, before: Any, seat: int, move: Move, after: Any) -> list[dict[str, Any]]:
+        """What everybody at the table saw happen, as data: each event is a dict with a
+        "kind" (e.g. "pay") and public fields only. The TUI turns them into sentences."""
+
+    @abstractmethod
+    def determinize(self, state: Any, seat: int, rng: random.Random) -> Any:
+        """A state `seat` cannot tell apart from `state`: hidden cards re-dealt at random."""
+
+    # -- shared helpers ----------------------------------------------------------------------
+    def check_players(self, num_players: int) -> None:
+        if not isinstance(num_players, int) or not (
+            self.min_players <= num_players <= self.max_players
+        ):
+            raise ValueError(
+                f"{self.title} takes {self.min_players} to {self.max_players} players, "
+                f"not {num_players}"
+            )
+
+    def resolve_options(self, options: dict[str, Any] | None) -> dict[str, Any]:
+        """Defaults filled in, every value checked; ValueError says which option is wrong."""
+        resolved = dict(self.options)
+        for name, value in (options or {}).items():
+            if name in TEST_OPTIONS:
+                if name not in self.test_options:
+                    raise ValueError(f"{self.title} has no {name!r} option")
+                resolved[name] = value
+                continue
+            if name not in self.options:
+                known = ", ".join(self.options) or "none"
+                raise ValueError(f"{self.title} has no option {name!r} (options: {known})")
+            default = self.options[name]
+            if type(value) is not type(default):
+                kind = type(default).__name__
+                raise ValueError(f"option {name!r} takes a {kind}, not {value!r}")
+            resolved[name] = value
+        return resolved
+
+
+class Bot(Protocol):
+    """A player made of code. It may read `eng.view(state, seat)` and `eng.legal_moves`, and
+    may sample hidden information with `eng.determinize`; it never reads the state directly.
+    Returns None only when every legal move is optional (an interrupt it lets pass)."""
+
+    name: str
+
+    def choose(self, eng: Engine, state: Any, seat: int, rng: random.Random) -> Move | None: ...
+
+
+class RandomBot:
+    """Picks uniformly among the legal moves: the floor every other bot must beat."""
+
+    name = "random"
+
+    def choose(self, eng: Engine, state: Any, seat: int, rng: random.Random) -> Move | None:
+        moves = eng.legal_moves(state, seat)
+        return rng.choice(moves) if moves else None
+
+
+def check_stack(stack: Any, deck: Sequence[Hashable], what: str = "stack") -> list[Any]:
+    """Validate `options["stack"]`: exactly the game's deck, in some order."""
+    if not isinstance(stack, list | tuple):
+        raise ValueError(f"{what} must be a list of card ids")
+    have, want = Counter(stack), Counter(deck)
+    if have != want:
+        extra = sorted(map(str, (have - want).elements()))
+        missing = sorted(map(str, (want - have).elements()))
+        parts = [f"{what} must hold the {len(deck)} cards of the game exactly once each"]
+        if extra:
+            parts.append(f"unknown or extra: {', '.join(extra[:8])}")
+        if missing:
+            parts.append(f"missing: {', '.join(missing[:8])}")
+        raise ValueError("; ".join(parts))
+    return list(stack)
+
+
+def check_seat(num_players: int, seat: Any) -> None:
+    """IllegalMove unless `seat` is a seat at this table."""
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < num_players:
+        raise IllegalMove(f"There is no seat {seat!r} at this table")
+
+
+def move_type(move: Any) -> str:
+    """The move's type, or IllegalMove for anything that is not a move at all."""
+    if not isinstance(move, dict) or not isinstance(move.get("type"), str):
+        raise IllegalMove("A move must be a map with a 'type'")
+    return move["type"]

@@ -1,0 +1,136 @@
+"""What a screen talks to: a table it can send moves to and hear from.
+
+The TUI never holds a session or an engine state. It holds a `TableLink`, sends moves through
+it, and receives plain messages (dicts) through one listener. `LocalLink` runs the host session
+in this process; the network client delivers the very same messages from a remote host, so a
+screen cannot tell (and need not care) whether the table is local.
+
+Messages a listener receives (all msgpack-safe):
+  {"type": "sync",   "seat", "state_no", "view", "legal", "players", "log", "result"}
+      the whole table for `seat`: replace everything (after joining, or after a stale move)
+  {"type": "update", "seat", "state_no", "view", "legal", "players", "events", "result"}
+      after a move: the new view, plus the public events it caused (append them to the log)
+  {"type": "error",  "seat", "message"}      a move was refused; nothing changed
+  {"type": "chat",   "name", "text"}
+  {"type": "presence", "players"}            who sits where and who is connected
+"result" is None until the game is over, then the engine's result (plus "verified" on the
+network: whether the revealed seed replays to the same game).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from typing import Any
+
+from engines.base import IllegalMove, Move
+from net.session import HostSession, StaleMove
+
+Message = dict[str, Any]
+MessageListener = Callable[[Message], None]
+
+
+class TableLink(ABC):
+    """A table as one terminal sees it. `seats` are the seats played at this terminal (several
+    in hot-seat play, none for a spectator)."""
+
+    seats: list[int]
+
+    def __init__(self) -> None:
+        self._listener: MessageListener = lambda message: None
+
+    def set_listener(self, listener: MessageListener) -> None:
+        self._listener = listener
+
+    def emit(self, message: Message) -> None:
+        self._listener(message)
+
+    @abstractmethod
+    async def start(self) -> None:
+        """Connect and deliver a first sync for every seat played here."""
+
+    @abstractmethod
+    async def send_move(self, seat: int, move: Move, state_no: int) -> None: ...
+
+    @abstractmethod
+    async def send_chat(self, text: str) -> None: ...
+
+    @abstractmethod
+    async def close(self) -> None: ...
+
+
+def table_message(
+    session: HostSession, seat: int | None, kind: str, events: list[dict[str, Any]] | None = None
+) -> Message:
+    """A "sync" (whole log) or "update" (just `events`) message for one seat."""
+    message: Message = {"type": kind, "seat": seat, **session.sync(seat)}
+    if kind == "sync":
+        message["log"] = list(session.log)
+    else:
+        message["events"] = list(events or [])
+    message["result"] = session.result() if session.over else None
+    return message
+
+
+class LocalLink(TableLink):
+    """A whole table in this process: hot-seat people at this terminal, plus bots."""
+
+    def __init__(self, session: HostSession, seats: list[int], bot_delay: float = 0.6) -> None:
+        super().__init__()
+        self.session = session
+        self.seats = list(seats)
+        self.bot_delay = bot_delay
+        self._bots: asyncio.Task[None] | None = None
+
+    def _watchers(self) -> list[int | None]:
+        return list(self.seats) if self.seats else [None]
+
+    async def start(self) -> None:
+        for seat in self._watchers():
+            self.emit(table_message(self.session, seat, "sync"))
+        self._wake_bots()
+
+    async def send_move(self, seat: int, move: Move, state_no: int) -> None:
+        if seat not in self.seats:
+            self.emit({"type": "error", "seat": seat, "message": "That seat is not yours"})
+            return
+        try:
+            events = self.session.submit(seat, move, state_no)
+        except IllegalMove as exc:
+            self.emit({"type": "error", "seat": seat, "message": exc.reason})
+            return
+        except StaleMove:
+            self.emit({"type": "error", "seat": seat, "message": "The table moved on; try again"})
+            self.emit(table_message(self.session, seat, "sync"))
+            return
+        self._broadcast(events)
+        self._wake_bots()
+
+    async def send_chat(self, text: str) -> None:
+        self.emit({"type": "chat", "name": "you", "text": text})
+
+    async def close(self) -> None:
+        if self._bots is not None:
+            self._bots.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._bots
+            self._bots = None
+
+    def _broadcast(self, events: list[dict[str, Any]]) -> None:
+        for seat in self._watchers():
+            self.emit(table_message(self.session, seat, "update", events))
+
+    def _wake_bots(self) -> None:
+        if self._bots is None or self._bots.done():
+            self._bots = asyncio.get_running_loop().create_task(self._play_bots())
+
+    async def _play_bots(self) -> None:
+        """Bots move one at a time, paced so people can follow what they did."""
+        while (pending := self.session.pending_bot()) is not None:
+            await asyncio.sleep(self.bot_delay)
+            if self.session.pending_bot() != pending:
+                continue  # a person moved meanwhile; ask the bots again
+            events = self.session.submit(*pending)
+            self._broadcast(events)

@@ -1,0 +1,154 @@
+"""The authoritative table: one engine state, the move record, the public event log.
+
+A local game and a networked game both run exactly this object on the hosting machine; only
+what carries its messages differs (see `net.link`). Keeping the record (engine, options, seed,
+players, moves) here is what makes replays, crash recovery and the fair-shuffle check possible.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from engines import Engine, IllegalMove, get_engine
+from engines.base import Move, check_seat
+
+BOT_LEVELS = ("random", "strong")
+
+
+@dataclass
+class SeatInfo:
+    """Who sits in a seat. `bot` is the bot level for bot seats, None for people."""
+
+    name: str
+    bot: str | None = None
+
+    @property
+    def is_bot(self) -> bool:
+        return self.bot is not None
+
+
+class StaleMove(Exception):
+    """A move made on a view that is no longer current; the sender needs a fresh sync."""
+
+
+Listener = Callable[[int, Move, list[dict[str, Any]]], None]
+
+
+class HostSession:
+    """Runs one game: checks and applies moves, numbers states, logs public events."""
+
+    def __init__(
+        self,
+        engine_id: str,
+        seats: list[SeatInfo],
+        seed: int | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> None:
+        self.engine: Engine = get_engine(engine_id)
+        self.seats = list(seats)
+        self.seed = secrets.randbits(63) if seed is None else seed
+        self.options = dict(options or {})
+        self.state = self.engine.new_game(len(self.seats), self.seed, self.options)
+        self.state_no = 0
+        self.moves: list[tuple[int, Move]] = []
+        self.log: list[dict[str, Any]] = []
+        self._listeners: list[Listener] = []
+
+    # -- reading -----------------------------------------------------------------------------
+    def players(self) -> list[dict[str, Any]]:
+        return [{"name": s.name, "bot": s.bot} for s in self.seats]
+
+    def sync(self, seat: int | None) -> dict[str, Any]:
+        """Everything a seat (None: a spectator) needs to draw the table from scratch."""
+        eng = self.engine
+        return {
+            "state_no": self.state_no,
+            "view": eng.view(self.state, seat),
+            "legal": eng.legal_moves(self.state, seat) if seat is not None else [],
+            "players": self.players(),
+        }
+
+    @property
+    def over(self) -> bool:
+        return self.engine.is_over(self.state)
+
+    def result(self) -> dict[str, Any]:
+        return self.engine.result(self.state)
+
+    def record(self) -> dict[str, Any]:
+        """The game record: enough to rebuild every state by replaying it."""
+        return {
+            "engine": self.engine.id,
+            "options": self.options,
+            "seed": self.seed,
+            "players": [asdict(s) for s in self.seats],
+            "moves": [[seat, move] for seat, move in self.moves],
+        }
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any]) -> HostSession:
+        """Rebuild a session by replaying a record; IllegalMove if the record is corrupt."""
+        seats = [SeatInfo(**p) for p in record["players"]]
+        session = cls(record["engine"], seats, record["seed"], record["options"])
+        for seat, move in record["moves"]:
+            session.submit(seat, move)
+        return session
+
+    # -- acting ------------------------------------------------------------------------------
+    def subscribe(self, listener: Listener) -> None:
+        """`listener(seat, move, events)` runs after every applied move."""
+        self._listeners.append(listener)
+
+    def submit(self, seat: int, move: Move, state_no: int | None = None) -> list[dict[str, Any]]:
+        """Apply `seat`'s move. StaleMove if it was made on an old state; IllegalMove if the
+        rules forbid it. Either way nothing changes."""
+        if state_no is not None and state_no != self.state_no:
+            raise StaleMove(f"move made on state {state_no}, the table is at {self.state_no}")
+        check_seat(len(self.seats), seat)
+        before = self.state
+        after = self.engine.apply(before, seat, move)
+        events = self.engine.events(before, seat, move, after)
+        self.state = after
+        self.state_no += 1
+        self.moves.append((seat, move))
+        for event in events:
+            event["n"] = self.state_no
+        self.log.extend(events)
+        for listener in list(self._listeners):
+            listener(seat, move, events)
+        return events
+
+    def choose_for(self, seat: int, level: str = "strong") -> Move | None:
+        """What a bot of `level` would play for `seat` now (also used when a turn timer runs
+        out or a bot takes over a dropped player's seat). Deterministic per seed and state."""
+        if level not in BOT_LEVELS:
+            raise ValueError(f"unknown bot level {level!r}; choose one of {', '.join(BOT_LEVELS)}")
+        if seat not in self.engine.to_act(self.state):
+            return None
+        rng = random.Random(f"{self.seed}:{self.state_no}:{seat}")
+        return self.engine.bots[level].choose(self.engine, self.state, seat, rng)
+
+    def pending_bot(self) -> tuple[int, Move] | None:
+        """The next move some bot seat wants to make now, if any."""
+        for seat in self.engine.to_act(self.state):
+            info = self.seats[seat]
+            if info.bot is not None:
+                move = self.choose_for(seat, info.bot)
+                if move is not None:
+                    return seat, move
+        return None
+
+    def run_bots(self) -> int:
+        """Let bots move until a person must act or the game ends; returns moves made."""
+        made = 0
+        while (pending := self.pending_bot()) is not None:
+            self.submit(*pending)
+            made += 1
+        return made
+
+
+__all__ = ["BOT_LEVELS", "HostSession", "IllegalMove", "SeatInfo", "StaleMove"]

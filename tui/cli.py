@@ -1,0 +1,182 @@
+"""The `tabletop-tui` command. Every argument is checked here, before anything starts, so a
+typo costs one clear line and exit code 2 rather than a half-drawn screen."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+from engines import ENGINE_IDS, get_engine
+from net.session import BOT_LEVELS
+
+DEFAULT_PORT = 8765
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"tabletop-tui: {message}\n")
+
+
+def fail(message: str) -> NoReturn:
+    print(f"tabletop-tui: {message}", file=sys.stderr)
+    raise SystemExit(2)
+
+
+def parse_option(engine_id: str, text: str) -> tuple[str, Any]:
+    """`name=value` for one of the game's lobby options, typed like the option's default."""
+    eng = get_engine(engine_id)
+    name, sep, raw = text.partition("=")
+    name = name.strip().replace("-", "_")
+    if not sep or name not in eng.options:
+        known = ", ".join(eng.options) or "none"
+        fail(f"{eng.title} has no option {text!r}; use NAME=VALUE with NAME one of: {known}")
+    default = eng.options[name]
+    value = raw.strip().lower()
+    if isinstance(default, bool):
+        if value in ("1", "true", "yes", "on"):
+            return name, True
+        if value in ("0", "false", "no", "off"):
+            return name, False
+        fail(f"option {name} takes on or off, not {raw!r}")
+    try:
+        return name, int(value)
+    except ValueError:
+        fail(f"option {name} takes a whole number, not {raw!r}")
+
+
+def _seed(text: str) -> int:
+    try:
+        seed = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"seed must be a whole number, not {text!r}") from None
+    if not 0 <= seed < 2**63:
+        raise argparse.ArgumentTypeError("seed must be between 0 and 2**63-1")
+    return seed
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected 0 or more, not {value}")
+    return value
+
+
+def _game(text: str) -> str:
+    if text not in ENGINE_IDS:
+        raise argparse.ArgumentTypeError(
+            f"unknown game {text!r}; choose one of: {', '.join(ENGINE_IDS)}"
+        )
+    return text
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="tabletop-tui",
+        description="A terminal tabletop: play card and board games with friends or bots.",
+    )
+    parser.add_argument("--lang", choices=("en", "de"), default=None, help="interface language")
+    parser.add_argument("--theme", default=None, help="colour theme (default, high-contrast)")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    play = sub.add_parser("play", help="play a local game (hot-seat and bots)")
+    play.add_argument("game", type=_game, help=f"one of: {', '.join(ENGINE_IDS)}")
+    play.add_argument("--bots", type=_count, default=None, help="number of bot players")
+    play.add_argument("--humans", type=_count, default=1, help="people at this terminal")
+    play.add_argument("--level", choices=BOT_LEVELS, default="strong", help="bot strength")
+    play.add_argument("--seed", type=_seed, default=None, help="fix the shuffle")
+    play.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE")
+
+    host = sub.add_parser("host", help="host a networked game and show its join code")
+    host.add_argument("game", type=_game, nargs="?", default=None)
+    host.add_argument("--server", default=None, help="use the relay at HOST:PORT or ws:// URL")
+    host.add_argument("--lan", action="store_true", help="listen on the LAN and advertise it")
+    host.add_argument("--port", type=_count, default=DEFAULT_PORT, help="relay port")
+    host.add_argument("--resume", action="store_true", help="continue the last hosted game")
+    host.add_argument("--headless", action="store_true", help="no screen: print code and result")
+    host.add_argument("--bots", type=_count, default=0, help="bot seats (headless)")
+    host.add_argument("--seats", type=_count, default=None, help="seats in all (headless)")
+    host.add_argument("--level", choices=BOT_LEVELS, default="strong", help="bot strength")
+    host.add_argument("--seed", type=_seed, default=None, help="fix the shuffle")
+    host.add_argument("--name", default=None, help="your name at the table")
+    host.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE")
+
+    join = sub.add_parser("join", help="join a game by its code")
+    join.add_argument("code", help="the join code, e.g. K7QX-9MPA")
+    join.add_argument("--server", default=None, help="the relay at HOST:PORT or ws:// URL")
+    join.add_argument("--watch", action="store_true", help="watch as a spectator")
+    join.add_argument("--name", default=None, help="your name at the table")
+    join.add_argument("--bot", choices=BOT_LEVELS, default=None, help="play headless as a bot")
+
+    serve = sub.add_parser("serve", help="run a standalone relay (headless)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    serve.add_argument("--port", type=_count, default=DEFAULT_PORT)
+
+    rules = sub.add_parser("rules", help="print a game's rules")
+    rules.add_argument("game", type=_game)
+    return parser
+
+
+def _options(game: str, items: list[str]) -> dict[str, Any]:
+    return dict(parse_option(game, item) for item in items)
+
+
+def _check_players(game: str, total: int) -> None:
+    eng = get_engine(game)
+    if not eng.min_players <= total <= eng.max_players:
+        fail(f"{eng.title} takes {eng.min_players} to {eng.max_players} players, not {total}")
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    args = build_parser().parse_args(argv)
+    command = args.command
+    if command == "play":
+        options = _options(args.game, args.option)
+        eng = get_engine(args.game)
+        bots = args.bots if args.bots is not None else max(eng.min_players - args.humans, 0)
+        _check_players(args.game, args.humans + bots)
+        from tui.app import run_local
+
+        run_local(args.game, args.humans, bots, args.level, args.seed, options, args.lang,
+                  args.theme)
+    elif command == "host":
+        if args.game is None and not args.resume:
+            fail("host needs a game (or --resume)")
+        options = _options(args.game, args.option) if args.game else {}
+        if args.headless:
+            if args.game and args.seats is not None:
+                _check_players(args.game, args.seats)
+            from net.headless import run_host
+
+            raise SystemExit(run_host(args, options))
+        from tui.app import run_host_app
+
+        run_host_app(args, options)
+    elif command == "join":
+        if args.bot:
+            from net.headless import run_join
+
+            raise SystemExit(run_join(args))
+        from tui.app import run_join_app
+
+        run_join_app(args)
+    elif command == "serve":
+        from net.relay import serve_forever
+
+        serve_forever(args.host, args.port)
+    elif command == "rules":
+        from tui.help import rules_text
+
+        print(rules_text(args.game, args.lang or "en"))
+    else:
+        from tui.app import run_menu
+
+        run_menu(args.lang, args.theme)
+
+
+if __name__ == "__main__":
+    main()

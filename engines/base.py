@@ -37,11 +37,11 @@ class Engine(ABC):
     min_players: int
     max_players: int
     # Lobby options, {name: default}. Values are bool or int; the default's type is the type.
-    options: dict[str, Any] = {}
+    options: dict[str, Any]
     # Which of TEST_OPTIONS this game understands.
     test_options: tuple[str, ...] = ()
     # Bot levels by name; at least "random" and "strong".
-    bots: dict[str, Bot] = {}
+    bots: dict[str, Bot]
 
     # -- the contract ------------------------------------------------------------------------
     @abstractmethod

@@ -1,0 +1,105 @@
+"""How fast each engine plays: random playouts per second and the cost of each contract call.
+
+Search bots live on playouts, so these are the figures that bound how strong a bot can get in
+the time a player will wait. `python -m bench.engines [--seconds S] [--players N] [ids...]`
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+from bench import engines, mover, print_table, table_size
+from engines import ENGINE_IDS
+from engines.base import Engine, Move
+
+
+def playouts(eng: Engine, players: int, seconds: float) -> tuple[float, float]:
+    """Uniform random games for `seconds`: (games per second, mean moves per game)."""
+    rng = random.Random(0)
+    games = moves = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = eng.new_game(players, games)
+        while not eng.is_over(state):
+            seat = mover(eng, state, rng)
+            state = eng.apply(state, seat, rng.choice(eng.legal_moves(state, seat)))
+            moves += 1
+        games += 1
+    return games / (time.perf_counter() - start), moves / games
+
+
+def positions(eng: Engine, players: int, count: int) -> list[tuple[Any, int, Move]]:
+    """(state, seat to move, a legal move) taken from random games, to time calls on."""
+    rng = random.Random(1)
+    found: list[tuple[Any, int, Move]] = []
+    game = 0
+    while len(found) < count:
+        state = eng.new_game(players, 10_000 + game)
+        game += 1
+        while not eng.is_over(state) and len(found) < count:
+            seat = mover(eng, state, rng)
+            move = rng.choice(eng.legal_moves(state, seat))
+            found.append((state, seat, move))
+            state = eng.apply(state, seat, move)
+    return found
+
+
+def per_call(sample: list[tuple[Any, int, Move]], call: Callable[[Any, int, Move], Any]) -> float:
+    """Mean microseconds of `call` over the sample positions (best of three passes)."""
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        for state, seat, move in sample:
+            call(state, seat, move)
+        best = min(best, time.perf_counter() - start)
+    return best / len(sample) * 1e6
+
+
+def call_costs(eng: Engine, sample: list[tuple[Any, int, Move]]) -> list[float]:
+    """Mean microseconds of to_act, legal_moves, apply, view and determinize."""
+    rng = random.Random(2)
+    calls: list[Callable[[Any, int, Move], Any]] = [
+        lambda s, seat, m: eng.to_act(s),
+        lambda s, seat, m: eng.legal_moves(s, seat),
+        lambda s, seat, m: eng.apply(s, seat, m),
+        lambda s, seat, m: eng.view(s, seat),
+        lambda s, seat, m: eng.determinize(s, seat, rng),
+    ]
+    return [per_call(sample, call) for call in calls]
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.engines", description=__doc__)
+    parser.add_argument("ids", nargs="*", default=list(ENGINE_IDS), help="engine ids")
+    parser.add_argument("--seconds", type=float, default=3.0, help="playout time per engine")
+    parser.add_argument("--players", type=int, default=None, help="table size (default 4)")
+    args = parser.parse_args(argv)
+
+    rows = []
+    for eng in engines(args.ids):
+        n = table_size(eng, args.players)
+        rate, length = playouts(eng, n, args.seconds)
+        rows.append([eng.id, n, rate, length, *call_costs(eng, positions(eng, n, 5_000))])
+    print("Random playouts (one core) and mean microseconds per call")
+    print_table(
+        [
+            "engine",
+            "players",
+            "playouts/s",
+            "moves/game",
+            "to_act us",
+            "legal_moves us",
+            "apply us",
+            "view us",
+            "determinize us",
+        ],
+        rows,
+    )
+
+
+if __name__ == "__main__":
+    main()

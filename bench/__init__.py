@@ -29,18 +29,6 @@ def table_size(eng: Engine, players: int | None) -> int:
     return min(max(players or 4, eng.min_players), eng.max_players)
 
 
-def mover(eng: Engine, state: Any, rng: random.Random) -> int:
-    """Who moves in a playout: the only seat that may, else the seat whose regular turn it is
-    (in games where everyone may interrupt at any time), else any seat that has a move."""
-    to_act = eng.to_act(state)
-    if len(to_act) == 1:
-        return to_act[0]
-    turn = eng.view(state, None)["turn"]
-    if turn in to_act and eng.legal_moves(state, turn):
-        return turn
-    return rng.choice([seat for seat in to_act if eng.legal_moves(state, seat)])
-
-
 def bot_move(
     eng: Engine, state: Any, levels: Sequence[str], rng: random.Random
 ) -> tuple[int, Move]:

@@ -12,21 +12,24 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bench import engines, mover, print_table, table_size
+from bench import bot_move, engines, print_table, table_size
 from engines import ENGINE_IDS
 from engines.base import Engine, Move
 
 
 def playouts(eng: Engine, players: int, seconds: float) -> tuple[float, float]:
-    """Uniform random games for `seconds`: (games per second, mean moves per game)."""
+    """Games between the game's random bots for `seconds`: (games per second, mean moves per
+    game). The random bot, not a uniform pick among legal moves, because in a game where
+    anyone may interrupt at any time (Zwergenamulett's "7 Zwerge") a uniform pick would
+    interrupt at random and never finish a game the way players do."""
     rng = random.Random(0)
+    levels = ["random"] * players
     games = moves = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
         state = eng.new_game(players, games)
         while not eng.is_over(state):
-            seat = mover(eng, state, rng)
-            state = eng.apply(state, seat, rng.choice(eng.legal_moves(state, seat)))
+            state = eng.apply(state, *bot_move(eng, state, levels, rng))
             moves += 1
         games += 1
     return games / (time.perf_counter() - start), moves / games
@@ -35,14 +38,14 @@ def playouts(eng: Engine, players: int, seconds: float) -> tuple[float, float]:
 def positions(eng: Engine, players: int, count: int) -> list[tuple[Any, int, Move]]:
     """(state, seat to move, a legal move) taken from random games, to time calls on."""
     rng = random.Random(1)
+    levels = ["random"] * players
     found: list[tuple[Any, int, Move]] = []
     game = 0
     while len(found) < count:
         state = eng.new_game(players, 10_000 + game)
         game += 1
         while not eng.is_over(state) and len(found) < count:
-            seat = mover(eng, state, rng)
-            move = rng.choice(eng.legal_moves(state, seat))
+            seat, move = bot_move(eng, state, levels, rng)
             found.append((state, seat, move))
             state = eng.apply(state, seat, move)
     return found

@@ -1,0 +1,37 @@
+"""Engine id -> the module that draws that game. Each module defines `Board` (a subclass of
+`tui.boards.base.GameBoard`) and `describe(event, names, lang) -> str`. Imported lazily, so the
+menu opens without loading any game."""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+from typing import Any
+
+from tui.boards.base import GameBoard
+
+_MODULES: dict[str, str] = {
+    "schoene": "tui.boards.schoene",
+    "zwergenamulett": "tui.boards.zwergenamulett",
+}
+
+
+def has_board(engine_id: str) -> bool:
+    return engine_id in _MODULES
+
+
+def board_module(engine_id: str) -> ModuleType:
+    if engine_id not in _MODULES:
+        raise ValueError(f"no board for game {engine_id!r}")
+    return importlib.import_module(_MODULES[engine_id])
+
+
+def board_class(engine_id: str) -> type[GameBoard]:
+    board: type[GameBoard] = board_module(engine_id).Board
+    return board
+
+
+def describe(engine_id: str, event: dict[str, Any], names: list[str], lang: str) -> str:
+    """One event as a sentence for the log."""
+    text: str = board_module(engine_id).describe(event, names, lang)
+    return text

@@ -1,0 +1,172 @@
+"""What every game's board is: a widget that draws one seat's view and turns keys and clicks
+into moves. The game screen owns the link, the log and the hot-seat handoff; a board only
+draws and chooses, so a new game is one module in tui/boards/ and nothing else in the TUI.
+
+How a board plugs in (see tui/boards/__init__.py for the registry):
+- subclass `GameBoard`, set `MIN_SIZE`, `MOVE_KEYS` (and `LOW_SCORE_WINS` if it applies);
+- `compose()` builds the widgets for `self.table` (the seat and player count never change
+  for one board: the screen makes a new board when the seat on show changes);
+- `draw(table)` updates those widgets in place; it runs on mount and after every message;
+- post `GameBoard.MoveChosen(move)` for moves that are not a plain MOVE_KEY (e.g. playing a
+  clicked card); plain ones are handled here, from keys and from the `ActionBar`;
+- override `offers()` to hide a move the game does not have this time (an expansion that is
+  switched off), and `result_detail()` to show a player's cards etc. on the results screen;
+- write a module-level `describe(event, names, lang) -> str` for the event log.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from textual.binding import Binding, BindingsMap
+from textual.message import Message
+from textual.widget import Widget
+
+from engines.base import Move, View
+from tui.i18n import tr
+from tui.widgets.actions import Action, ActionBar
+
+
+@dataclass(frozen=True)
+class MoveKey:
+    """A move type bound to keys: `keys` in Textual's syntax ("space,p"), `label` an i18n key,
+    `display` how the key is written in the footer and on the button."""
+
+    keys: str
+    move: str
+    label: str
+    display: str = ""
+
+
+@dataclass
+class Table:
+    """One seat's picture of the table, as the link delivered it."""
+
+    seat: int | None  # whose view this is (None: a spectator)
+    state_no: int
+    view: View
+    legal: list[Move]
+    players: list[dict[str, Any]]  # {"name", "bot", optionally "connected"} per seat
+    result: dict[str, Any] | None = None
+    local_seats: tuple[int, ...] = field(default_factory=tuple)
+
+    def name(self, seat: int | None) -> str:
+        if seat is None or not 0 <= seat < len(self.players):
+            return "?"
+        return str(self.players[seat]["name"])
+
+    @property
+    def names(self) -> list[str]:
+        return [str(p["name"]) for p in self.players]
+
+    def seats_from_me(self) -> list[int]:
+        """Every seat in turn order starting after this one (clockwise round the table)."""
+        count = len(self.players)
+        start = 0 if self.seat is None else self.seat + 1
+        return [(start + i) % count for i in range(count) if (start + i) % count != self.seat]
+
+
+class GameBoard(Widget, can_focus=True):
+    """Base of every game's board. Holds the focus while a game runs, so its keys are live and
+    listed in the footer; disabled moves are dimmed there, moves the game lacks are hidden."""
+
+    DEFAULT_CSS = """
+    GameBoard { width: 1fr; height: 1fr; background: $felt; padding: 0 1; overflow-y: auto; }
+    GameBoard:focus { background-tint: $foreground 0%; }
+    """
+
+    # Smallest width × height (in cells) the board can be drawn in; below that the screen
+    # shows a "make the window larger" message instead.
+    MIN_SIZE: ClassVar[tuple[int, int]] = (60, 20)
+    MOVE_KEYS: ClassVar[tuple[MoveKey, ...]] = ()
+    # How the results screen ranks players.
+    LOW_SCORE_WINS: ClassVar[bool] = False
+
+    class MoveChosen(Message):
+        """The player at this terminal chose `move`; the screen sends it to the table."""
+
+        def __init__(self, move: Move) -> None:
+            super().__init__()
+            self.move = move
+
+    def __init__(self, table: Table, *, id: str | None = None, classes: str = "") -> None:
+        super().__init__(id=id, classes=classes)
+        self.table = table
+        self._live: tuple[tuple[bool, bool], ...] = ()
+        self._mounted = False
+        # Bindings built per instance, so their labels are in the language of the moment.
+        self._bindings = BindingsMap(self.key_bindings())
+
+    # -- what a subclass provides ------------------------------------------------------------
+    def draw(self, table: Table) -> None:
+        """Update the board's widgets to show `table`."""
+        raise NotImplementedError
+
+    def offers(self, move_type: str) -> bool:
+        """False if this game, with these options, has no such move at all."""
+        return True
+
+    @classmethod
+    def result_detail(cls, result: dict[str, Any], seat: int) -> Widget | None:
+        """A widget with `seat`'s end-of-game holdings for the results screen."""
+        return None
+
+    # -- shared machinery --------------------------------------------------------------------
+    def key_bindings(self) -> list[Binding]:
+        return [
+            Binding(k.keys, f"move({k.move!r})", tr(k.label), key_display=k.display or None)
+            for k in self.MOVE_KEYS
+        ]
+
+    def actions(self) -> list[Action]:
+        """The ActionBar entries matching MOVE_KEYS (mouse and keys offer the same moves)."""
+        return [Action(k.move, tr(k.label), k.display or k.keys) for k in self.MOVE_KEYS]
+
+    def on_mount(self) -> None:
+        self._mounted = True
+        self.show(self.table)
+
+    def show(self, table: Table) -> None:
+        """Draw `table` and bring keys and buttons up to date (once mounted; until then the
+        newest table is kept and drawn on mount)."""
+        self.table = table
+        if not self._mounted:
+            return
+        self.draw(table)
+        # Which keys are live changes far less often than the table; refreshing the footer
+        # rebuilds it, so only do that when it changed.
+        live = tuple(
+            (self.offers(k.move), self.legal_move(k.move) is not None) for k in self.MOVE_KEYS
+        )
+        if live == self._live:
+            return
+        self._live = live
+        self.refresh_bindings()
+        for bar in self.query(ActionBar):
+            for key, (offered, legal) in zip(self.MOVE_KEYS, live, strict=True):
+                bar.set_state(key.move, enabled=legal, visible=offered)
+
+    def legal_move(self, move_type: str, **fields: Any) -> Move | None:
+        """The legal move of this type (matching `fields`), if the seat on show has one."""
+        for move in self.table.legal:
+            if move.get("type") == move_type and all(move.get(k) == v for k, v in fields.items()):
+                return move
+        return None
+
+    def action_move(self, move_type: str) -> None:
+        move = self.legal_move(move_type)
+        if move is not None:
+            self.post_message(self.MoveChosen(move))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "move" and parameters:
+            move_type = str(parameters[0])
+            if not self.offers(move_type):
+                return False
+            return True if self.legal_move(move_type) is not None else None
+        return True
+
+    def on_action_bar_chosen(self, event: ActionBar.Chosen) -> None:
+        event.stop()
+        self.action_move(event.name)

@@ -1,0 +1,260 @@
+"""Schöne Sch#!?e at the table: the card in the middle with its chips and pigs, every player's
+cards grouped in runs (only a run's lowest card counts, so it is drawn brighter), pigs, and the
+chip count of the seat on show; everybody else's chips stay "?" as in the printed game."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from textual.app import ComposeResult
+from textual.containers import Grid, Horizontal, Vertical
+from textual.widget import Widget
+from textual.widgets import Static
+
+from tui.boards.base import GameBoard, MoveKey, Table
+from tui.i18n import count_key, register, tr
+from tui.widgets import ActionBar, Card, CardStrip, ChipPile, PlayerArea, TokenPile
+
+PIG = "(oo)"
+
+
+def card_points(runs: list[list[int]]) -> int:
+    """What the cards score: each run counts only its lowest card."""
+    return sum(run[0] for run in runs if run)
+
+
+def labels(runs: list[list[int]]) -> list[list[str]]:
+    return [[str(card) for card in run] for run in runs]
+
+
+class Seat(PlayerArea):
+    """One player's cards in runs, chips (or "?") and won pigs. An unused pig stands after
+    the name, as the physical one stands in front of its owner; points go in the subtitle."""
+
+    DEFAULT_CSS = """
+    Seat > .holdings { height: 1; width: 1fr; }
+    Seat > .holdings > * { margin-right: 3; }
+    """
+
+    def __init__(self, table: Table, seat: int) -> None:
+        player = table.players[seat]
+        super().__init__(
+            name=table.name(seat),
+            seat=seat,
+            you=seat == table.seat,
+            bot=player.get("bot"),
+            connected=player.get("connected", True),
+            id=f"seat-{seat}",
+        )
+        self.cards = CardStrip(mark_first=True, empty=tr("schoene.no_cards"))
+        self.chips = ChipPile(None, classes="chips")
+        self.pigs = TokenPile(0, symbol=PIG, tone="pig", classes="pigs")
+
+    def compose(self) -> ComposeResult:
+        yield self.cards
+        with Horizontal(classes="holdings"):
+            yield self.chips
+            yield self.pigs
+
+    def draw(self, table: Table) -> None:
+        view = table.view
+        me = self.seat == table.seat
+        data = view["players"][self.seat]
+        player = table.players[self.seat]
+        self.set_player(
+            table.name(self.seat),
+            you=me,
+            bot=player.get("bot"),
+            connected=player.get("connected", True),
+        )
+        self.set_active(self.seat in view["to_act"])
+        self.cards.show(labels(data["runs"]))
+        chips = view["my_chips"] if me else data["chips"]
+        self.chips.show(chips, tr("schoene.chips") if me else "")
+        self.pigs.display = data["pigs_won"] > 0
+        self.pigs.show(data["pigs_won"], tr("schoene.pigs_won"))
+        points = card_points(data["runs"])
+        if chips is None:
+            note = tr("schoene.card_points", points=points)
+        else:
+            owned = data["pigs_won"] + (1 if data["pig_in_hand"] else 0)
+            note = tr("schoene.score_now", score=points - chips - owned)
+        self.set_extra(title=PIG if data["pig_in_hand"] else "", note=note)
+
+
+class Board(GameBoard):
+    """The Schöne Sch#!?e table for one seat."""
+
+    DEFAULT_CSS = """
+    Board #others { grid-gutter: 0 1; height: auto; grid-rows: auto; }
+    Board #middle { height: 1fr; min-height: 7; align: center middle; }
+    Board #centre { margin-right: 3; }
+    Board #deck-card { margin: 1 2 0 0; }
+    Board #centre-info { width: 40; height: auto; }
+    Board #centre-info > * { height: 1; margin-bottom: 1; }
+    Board #status { text-style: bold; color: $active; }
+    Board #deck { color: $text-muted; }
+    Board #pigs-on { color: $pig; }
+    """
+
+    MIN_SIZE: ClassVar[tuple[int, int]] = (60, 21)
+    LOW_SCORE_WINS: ClassVar[bool] = True
+    MOVE_KEYS: ClassVar[tuple[MoveKey, ...]] = (
+        MoveKey("t", "take", "schoene.key.take"),
+        MoveKey("space,p", "pay", "schoene.key.pay", "space"),
+        MoveKey("g", "pig", "schoene.key.pig"),
+    )
+
+    def compose(self) -> ComposeResult:
+        table = self.table
+        others = table.seats_from_me()
+        self.seats = [Seat(table, seat) for seat in others]
+        with Grid(id="others") as grid:
+            grid.styles.grid_size_columns = max(1, min(3, len(others)))
+            yield from self.seats
+        with Horizontal(id="middle"):
+            yield Card("", face_down=True, id="deck-card")
+            yield Card("", big=True, id="centre")
+            with Vertical(id="centre-info"):
+                yield ChipPile(0, id="on-card")
+                yield Static("", id="pigs-on")
+                yield Static("", id="deck")
+                yield Static("", id="status")
+        if table.seat is not None:
+            mine = Seat(table, table.seat)
+            self.seats.append(mine)
+            yield mine
+        yield ActionBar(self.actions())
+
+    def offers(self, move_type: str) -> bool:
+        return move_type != "pig" or bool(self.table.view.get("lucky_pig"))
+
+    def draw(self, table: Table) -> None:
+        view = table.view
+        for seat in self.seats:
+            seat.draw(table)
+        centre = view["centre"]
+        self.query_one("#centre", Card).show(
+            "" if centre is None else str(centre), face_down=centre is None
+        )
+        self.query_one("#on-card", ChipPile).show(view["centre_chips"], tr("schoene.on_card"))
+        pigs_on = self.query_one("#pigs-on", Static)
+        pigs_on.display = bool(view["centre_pigs"])
+        names = ", ".join(table.name(seat) for seat in view["centre_pigs"])
+        pigs_on.update(f"{PIG} {tr('schoene.pigs_on', names=names)}")
+        deck_left = view["deck_left"]
+        self.query_one("#deck-card", Card).display = deck_left > 0
+        self.query_one("#deck-card", Card).show(str(deck_left), face_down=True)
+        self.query_one("#deck", Static).update(tr("schoene.deck_left", count=deck_left))
+        self.query_one("#status", Static).update(self.status_line(table))
+
+    def status_line(self, table: Table) -> str:
+        view = table.view
+        if view["over"]:
+            return tr("game.over")
+        if table.seat in view["to_act"]:
+            if view["my_chips"] == 0:
+                return tr("schoene.must_take")
+            return tr("schoene.your_move")
+        return tr("game.turn_of", name=table.name(view["turn"]))
+
+    @classmethod
+    def result_detail(cls, result: dict[str, Any], seat: int) -> Widget | None:
+        player = result["players"][seat]
+        text = tr(
+            "schoene.result_line",
+            points=player["card_points"],
+            chips=player["chips"],
+            pigs=player["pigs"],
+        )
+        return Vertical(
+            CardStrip(labels(player["runs"]), mark_first=True, empty=tr("schoene.no_cards")),
+            Static(text, classes="sum"),
+            classes="detail",
+        )
+
+
+def describe(event: dict[str, Any], names: list[str], lang: str) -> str:
+    """One Schöne event as a sentence: "Bot 2 paid a chip on 27"."""
+    kind = event.get("kind", "")
+    seat = event.get("seat")
+    chips, pigs = int(event.get("chips", 0)), int(event.get("pigs", 0))
+    fields = {
+        "name": names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?",
+        "card": event.get("card"),
+        "chips": tr(count_key("schoene.n_chips", chips), lang=lang, n=chips),
+        "pigs": tr(count_key("schoene.n_pigs", pigs), lang=lang, n=pigs),
+    }
+    if kind == "take" and pigs:
+        kind = "take_pigs"
+    return tr(f"schoene.event.{kind}", lang=lang, **fields)
+
+
+register(
+    {
+        "en": {
+            "option.schoene.lucky_pig": "Glücksschwein expansion (lucky pigs)",
+            "schoene.key.take": "Take",
+            "schoene.key.pay": "Pay a chip",
+            "schoene.key.pig": "Place pig",
+            "schoene.no_cards": "no cards yet",
+            "schoene.chips": "chips",
+            "schoene.pigs_won": "won",
+            "schoene.score_now": "score now {score}",
+            "schoene.card_points": "cards {points}",
+            "schoene.on_card": "chips on the card",
+            "schoene.pigs_on": "on it: {names}",
+            "schoene.deck_left": "{count} more cards to come",
+            "schoene.your_move": "Your move: take it, or pay a chip",
+            "schoene.must_take": "No chips left: you must take it",
+            "schoene.result_line": "cards {points} − chips {chips} − pigs {pigs}",
+            "schoene.event.reveal": "{card} is turned up.",
+            "schoene.n_chips.zero": "no chips",
+            "schoene.n_chips.one": "1 chip",
+            "schoene.n_chips.many": "{n} chips",
+            "schoene.n_pigs.zero": "no pigs",
+            "schoene.n_pigs.one": "1 pig",
+            "schoene.n_pigs.many": "{n} pigs",
+            "schoene.event.take": "{name} took {card} with {chips}.",
+            "schoene.event.take_pigs": "{name} took {card} with {chips} and {pigs}.",
+            "schoene.event.pay": "{name} paid a chip on {card}.",
+            "schoene.event.pig": "{name} placed a pig on {card}.",
+            "schoene.event.pigs_out": (
+                "Every pig lies on {card}: card and pigs leave the game; {name} goes next."
+            ),
+        },
+        "de": {
+            "option.schoene.lucky_pig": "Erweiterung Glücksschwein",
+            "schoene.key.take": "Nehmen",
+            "schoene.key.pay": "Chip zahlen",
+            "schoene.key.pig": "Schwein legen",
+            "schoene.no_cards": "noch keine Karten",
+            "schoene.chips": "Chips",
+            "schoene.pigs_won": "gewonnen",
+            "schoene.score_now": "jetzt {score} Punkte",
+            "schoene.card_points": "Karten {points}",
+            "schoene.on_card": "Chips auf der Karte",
+            "schoene.pigs_on": "darauf: {names}",
+            "schoene.deck_left": "noch {count} Karten",
+            "schoene.your_move": "Du bist dran: nehmen oder Chip zahlen",
+            "schoene.must_take": "Keine Chips mehr: du musst nehmen",
+            "schoene.result_line": "Karten {points} − Chips {chips} − Schweine {pigs}",
+            "schoene.event.reveal": "{card} wird aufgedeckt.",
+            "schoene.n_chips.zero": "keinem Chip",
+            "schoene.n_chips.one": "1 Chip",
+            "schoene.n_chips.many": "{n} Chips",
+            "schoene.n_pigs.zero": "keinem Schwein",
+            "schoene.n_pigs.one": "1 Schwein",
+            "schoene.n_pigs.many": "{n} Schweinen",
+            # "Name: ... genommen" reads right for "Du" and for "Bot 2" alike.
+            "schoene.event.take": "{name}: {card} genommen, mit {chips}.",
+            "schoene.event.take_pigs": "{name}: {card} genommen, mit {chips} und {pigs}.",
+            "schoene.event.pay": "{name}: Chip auf {card} gezahlt.",
+            "schoene.event.pig": "{name}: Schwein auf {card} gelegt.",
+            "schoene.event.pigs_out": (
+                "Alle Schweine liegen auf {card}: Karte und Schweine gehen aus dem Spiel. "
+                "Als Nächstes: {name}."
+            ),
+        },
+    }
+)

@@ -1,0 +1,201 @@
+"""Every word the interface shows, in English and German.
+
+Screens and widgets never hold literal UI text: they call `tr(key, **fields)`, so switching the
+language is a matter of redrawing. Game boards add their own sentences with `register` next to
+their code, keeping one game's words in one place. Card names stay as printed (German).
+"""
+
+from __future__ import annotations
+
+LANGUAGES: tuple[str, ...] = ("en", "de")
+LANGUAGE_NAMES = {"en": "English", "de": "Deutsch"}
+
+_STRINGS: dict[str, dict[str, str]] = {lang: {} for lang in LANGUAGES}
+_current = "en"
+
+
+def register(strings: dict[str, dict[str, str]]) -> None:
+    """Add texts, {lang: {key: text}}. A key missing in German falls back to English."""
+    for lang, table in strings.items():
+        _STRINGS[lang].update(table)
+
+
+def set_language(lang: str) -> None:
+    if lang not in LANGUAGES:
+        raise ValueError(f"unknown language {lang!r}; choose one of {', '.join(LANGUAGES)}")
+    global _current
+    _current = lang
+
+
+def language() -> str:
+    return _current
+
+
+def tr(key: str, /, *, lang: str | None = None, **fields: object) -> str:
+    """The text for `key` in `lang` (default: the current language), with `{fields}` filled."""
+    text = _STRINGS[lang or _current].get(key)
+    if text is None:
+        text = _STRINGS["en"].get(key, key)
+    return text.format(**fields) if fields else text
+
+
+def count_key(key: str, count: int) -> str:
+    """`key.zero`, `key.one` or `key.many`: enough plural forms for English and German."""
+    return f"{key}.{'zero' if count == 0 else 'one' if count == 1 else 'many'}"
+
+
+def keys(lang: str) -> set[str]:
+    """Every key known in `lang` (tests compare the languages)."""
+    return set(_STRINGS[lang])
+
+
+register(
+    {
+        "en": {
+            "key.rules": "Rules",
+            "key.theme": "Theme",
+            "key.language": "Deutsch",
+            "key.quit": "Quit",
+            "key.back": "Back",
+            "key.menu": "Menu",
+            "menu.subtitle": "card and board games at a terminal table",
+            "menu.play": "Play a local game",
+            "menu.host": "Host a game",
+            "menu.join": "Join by code",
+            "menu.rules": "Rules",
+            "menu.settings": "Settings",
+            "menu.quit": "Quit",
+            "menu.not_yet": "Network play is not installed in this build yet.",
+            "pick.title": "Choose a game",
+            "pick.players": "{lo}–{hi} players",
+            "pick.unavailable": "not available yet",
+            "lobby.title": "{game}: new table",
+            "lobby.seats": "Seats",
+            "lobby.seat": "Seat {n}",
+            "lobby.you": "You",
+            "lobby.person": "Person at this terminal",
+            "lobby.bot_random": "Bot (random)",
+            "lobby.bot_strong": "Bot (strong)",
+            "lobby.add": "+ Seat",
+            "lobby.remove": "− Seat",
+            "lobby.options": "Options",
+            "lobby.no_options": "This game has no options.",
+            "lobby.seed": "Seed (optional, for a repeatable shuffle)",
+            "lobby.start": "Start",
+            "lobby.bad_seed": "The seed must be a whole number from 0 to 2**63-1.",
+            "lobby.bad_count": "{game} takes {lo} to {hi} players.",
+            "name.you": "You",
+            "name.person": "Player {n}",
+            "name.bot": "Bot {n}",
+            "option.on": "on",
+            "option.off": "off",
+            "game.you_are": "at the keys: {name}",
+            "game.watching": "watching",
+            "game.over": "Game over",
+            "game.turn_of": "{name}'s turn",
+            "game.your_turn": "Your turn",
+            "game.too_small": (
+                "Please make the window larger.\n\n"
+                "This table needs at least {need_w}×{need_h} characters; "
+                "the window has {w}×{h}."
+            ),
+            "game.log": "What happened",
+            "game.started": "A new game starts.",
+            "game.chat": "{name}: {text}",
+            "game.error": "Not allowed: {message}",
+            "game.leave_again": "Press Esc again to leave this game.",
+            "badge.you": "you",
+            "badge.bot": "bot",
+            "badge.offline": "offline",
+            "handoff.title": "Pass the keyboard to {name}",
+            "handoff.body": "The table is hidden so nobody sees {name}'s chips.",
+            "handoff.ready": "I am {name}: show my table",
+            "results.title": "Results",
+            "results.winner": "winner",
+            "results.score": "score",
+            "results.rematch": "Rematch",
+            "results.menu": "Main menu",
+            "results.won": "{names} won the game!",
+            "help.none": "No rules have been written for {game} yet.",
+            "settings.title": "Settings",
+            "settings.theme": "Theme",
+            "settings.language": "Language",
+            "settings.done": "Done",
+            "theme.default": "Green felt",
+            "theme.high-contrast": "High contrast",
+        },
+        "de": {
+            "key.rules": "Regeln",
+            "key.theme": "Farben",
+            "key.language": "English",
+            "key.quit": "Beenden",
+            "key.back": "Zurück",
+            "key.menu": "Menü",
+            "menu.subtitle": "Karten- und Brettspiele am Terminal-Tisch",
+            "menu.play": "Lokal spielen",
+            "menu.host": "Spiel eröffnen",
+            "menu.join": "Mit Code beitreten",
+            "menu.rules": "Regeln",
+            "menu.settings": "Einstellungen",
+            "menu.quit": "Beenden",
+            "menu.not_yet": "Netzwerkspiel ist in dieser Version noch nicht eingebaut.",
+            "pick.title": "Spiel wählen",
+            "pick.players": "{lo}–{hi} Spieler",
+            "pick.unavailable": "noch nicht verfügbar",
+            "lobby.title": "{game}: neuer Tisch",
+            "lobby.seats": "Plätze",
+            "lobby.seat": "Platz {n}",
+            "lobby.you": "Du",
+            "lobby.person": "Person an diesem Terminal",
+            "lobby.bot_random": "Bot (zufällig)",
+            "lobby.bot_strong": "Bot (stark)",
+            "lobby.add": "+ Platz",
+            "lobby.remove": "− Platz",
+            "lobby.options": "Optionen",
+            "lobby.no_options": "Dieses Spiel hat keine Optionen.",
+            "lobby.seed": "Startwert (optional, für ein wiederholbares Mischen)",
+            "lobby.start": "Los",
+            "lobby.bad_seed": "Der Startwert muss eine ganze Zahl von 0 bis 2**63-1 sein.",
+            "lobby.bad_count": "{game} braucht {lo} bis {hi} Spieler.",
+            "name.you": "Du",
+            "name.person": "Spieler {n}",
+            "name.bot": "Bot {n}",
+            "option.on": "an",
+            "option.off": "aus",
+            "game.you_are": "an den Tasten: {name}",
+            "game.watching": "zuschauen",
+            "game.over": "Spielende",
+            "game.turn_of": "{name} ist dran",
+            "game.your_turn": "Du bist dran",
+            "game.too_small": (
+                "Bitte das Fenster vergrößern.\n\n"
+                "Dieser Tisch braucht mindestens {need_w}×{need_h} Zeichen; "
+                "das Fenster hat {w}×{h}."
+            ),
+            "game.log": "Was geschah",
+            "game.started": "Ein neues Spiel beginnt.",
+            "game.chat": "{name}: {text}",
+            "game.error": "Nicht erlaubt: {message}",
+            "game.leave_again": "Noch einmal Esc, um das Spiel zu verlassen.",
+            "badge.you": "du",
+            "badge.bot": "Bot",
+            "badge.offline": "offline",
+            "handoff.title": "Gib die Tastatur an {name} weiter",
+            "handoff.body": "Der Tisch ist verdeckt, damit niemand {name}s Chips sieht.",
+            "handoff.ready": "Ich bin {name}: Tisch zeigen",
+            "results.title": "Ergebnis",
+            "results.winner": "Sieg",
+            "results.score": "Punkte",
+            "results.rematch": "Revanche",
+            "results.menu": "Hauptmenü",
+            "results.won": "{names} gewinnt das Spiel!",
+            "help.none": "Für {game} sind noch keine Regeln geschrieben.",
+            "settings.title": "Einstellungen",
+            "settings.theme": "Farben",
+            "settings.language": "Sprache",
+            "settings.done": "Fertig",
+            "theme.default": "Grüner Filz",
+            "theme.high-contrast": "Hoher Kontrast",
+        },
+    }
+)

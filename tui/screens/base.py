@@ -1,0 +1,36 @@
+"""What all our screens share: key bindings whose labels follow the language, and a way to
+redraw everything in a new language without losing state (screens keep their state in plain
+attributes and build widgets from it in `compose`, so `retranslate` is just a recompose)."""
+
+from __future__ import annotations
+
+from typing import ClassVar, TypeVar
+
+from textual.binding import Binding, BindingsMap
+from textual.screen import Screen
+
+from tui.i18n import tr
+
+ResultType = TypeVar("ResultType")
+
+# (keys, action, i18n key of the label, shown in the footer)
+KeySpec = tuple[str, str, str, bool]
+
+
+class TableScreen(Screen[ResultType]):
+    KEYS: ClassVar[tuple[KeySpec, ...]] = ()
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._bindings = BindingsMap(self.key_bindings())
+
+    def key_bindings(self) -> list[Binding]:
+        return [
+            Binding(keys, action, tr(label), show=show) for keys, action, label, show in self.KEYS
+        ]
+
+    async def retranslate(self) -> None:
+        """Redraw in the current language."""
+        self._bindings = BindingsMap(self.key_bindings())
+        await self.recompose()
+        self.refresh_bindings()

@@ -1,0 +1,288 @@
+"""The game screen: one table, seen through a `TableLink`. It never touches an engine state:
+views come in as messages, moves go out through the link, so the same screen plays a local
+game, a hosted one and a joined one.
+
+It also runs hot-seat play: when the seat that must act changes to another person at this
+terminal, the table is covered by a handoff screen first, so nobody sees somebody else's chips.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.events import Resize
+from textual.message import Message
+from textual.widgets import Footer, Static
+
+from engines import get_engine
+from net.link import TableLink
+from tui import boards
+from tui.boards.base import GameBoard, Table
+from tui.i18n import language, tr
+from tui.screens.base import KeySpec, TableScreen
+from tui.screens.handoff import HandoffScreen
+from tui.screens.results import ResultsScreen
+from tui.widgets import EventLog
+
+# The log needs this many columns beside the board; narrower windows drop the log first.
+LOG_WIDTH = 32
+# Top bar and footer.
+CHROME_HEIGHT = 2
+
+# A log entry: ("event", event dict) is re-described on a language switch; ("note", text) not.
+Entry = tuple[str, Any]
+
+
+class LinkMessage(Message):
+    """A message from the link, moved onto the screen's queue so it is handled in order."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        super().__init__()
+        self.data = data
+
+
+class GameScreen(TableScreen[None]):
+    KEYS: ClassVar[tuple[KeySpec, ...]] = (("escape", "leave", "key.menu", True),)
+
+    def __init__(
+        self,
+        link: TableLink,
+        engine_id: str,
+        *,
+        rematch: Callable[[], None] | None = None,
+    ) -> None:
+        super().__init__()
+        self.link = link
+        self.engine_id = engine_id
+        self.title_text = get_engine(engine_id).title
+        self.rematch = rematch
+        self.tables: dict[int | None, Table] = {}
+        self.latest: Table | None = None  # the newest table any seat received
+        self.shown: int | None = None  # the seat whose view is on show
+        self.entries: list[Entry] = []
+        self.result: dict[str, Any] | None = None
+        self._results_open = False
+        self._started = False
+        self._show_pending = False
+        self._leaving = False
+
+    # -- layout ------------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Static(id="topbar")
+        with Horizontal(id="table"):
+            with Vertical(id="board-slot"):
+                if self.shown_table is not None:
+                    yield self._new_board(self.shown_table)
+            with Vertical(id="side"):
+                yield Static(tr("game.log"), classes="side-title")
+                yield EventLog(id="log", lines=[self._entry_text(e) for e in self.entries])
+        yield Static(id="too-small")
+        yield Footer()
+
+    @property
+    def shown_table(self) -> Table | None:
+        return self.tables.get(self.shown) if self.tables else None
+
+    @property
+    def board(self) -> GameBoard | None:
+        found = self.query(GameBoard)
+        return found.first() if found else None
+
+    def _new_board(self, table: Table) -> GameBoard:
+        return boards.board_class(self.engine_id)(table, id="board")
+
+    def on_mount(self) -> None:
+        if not self._started:
+            self._started = True
+            self.link.set_listener(lambda data: self.post_message(LinkMessage(data)))
+            self.run_worker(self.link.start(), group="link")
+        self._fit(self.size.width, self.size.height)
+        self._update_topbar()
+
+    async def retranslate(self) -> None:
+        await super().retranslate()
+        self._fit(self.size.width, self.size.height)
+        self._update_topbar()
+        if self.board is not None:
+            self.board.focus()
+
+    def on_resize(self, event: Resize) -> None:
+        self._fit(event.size.width, event.size.height)
+
+    def _fit(self, width: int, height: int) -> None:
+        """Drop the log when the window is narrow; show a plain request to enlarge it when
+        even the board does not fit (a cramped table is worse than none)."""
+        need_w, need_h = boards.board_class(self.engine_id).MIN_SIZE
+        need_h += CHROME_HEIGHT
+        too_small = width < need_w or height < need_h
+        self.set_class(too_small, "-too-small")
+        self.set_class(width < need_w + LOG_WIDTH, "-narrow")
+        if too_small:
+            self.query_one("#too-small", Static).update(
+                tr("game.too_small", need_w=need_w, need_h=need_h, w=width, h=height)
+            )
+
+    def _update_topbar(self) -> None:
+        parts = [self.title_text]
+        table = self.shown_table
+        if table is not None and table.seat is not None and len(self.link.seats) > 1:
+            parts.append(tr("game.you_are", name=table.name(table.seat)))
+        elif not self.link.seats:
+            parts.append(tr("game.watching"))
+        latest = self.latest
+        if latest is not None:
+            turn = latest.view.get("turn")
+            if latest.view.get("over"):
+                parts.append(tr("game.over"))
+            elif table is not None and turn == table.seat:
+                parts.append(tr("game.your_turn"))
+            elif turn is not None:
+                parts.append(tr("game.turn_of", name=latest.name(turn)))
+        self.query_one("#topbar", Static).update("  ·  ".join(parts))
+
+    # -- the log -----------------------------------------------------------------------------
+    def _entry_text(self, entry: Entry) -> str:
+        kind, payload = entry
+        if kind == "event":
+            names = self.latest.names if self.latest else []
+            return boards.describe(self.engine_id, payload, names, language())
+        return str(payload)
+
+    def _log(self, entries: list[Entry], note: bool = False) -> None:
+        self.entries.extend(entries)
+        self.query_one("#log", EventLog).add(*(self._entry_text(e) for e in entries), note=note)
+
+    # -- messages from the table -------------------------------------------------------------
+    def on_link_message(self, message: LinkMessage) -> None:
+        data = message.data
+        kind = data.get("type")
+        if kind in ("sync", "update"):
+            self._table_message(data)
+        elif kind == "error":
+            if data.get("seat") in self.link.seats:
+                text = tr("game.error", message=data.get("message", ""))
+                self._log([("note", text)], note=True)
+                self.notify(text, severity="error")
+        elif kind == "chat":
+            self._log([("note", tr("game.chat", name=data.get("name"), text=data.get("text")))])
+        elif kind == "presence":
+            for table in self.tables.values():
+                table.players = list(data.get("players", table.players))
+            self._show_soon()
+
+    def _table_message(self, data: dict[str, Any]) -> None:
+        seat = data.get("seat")
+        table = Table(
+            seat=seat,
+            state_no=data["state_no"],
+            view=data["view"],
+            legal=list(data.get("legal") or []),
+            players=list(data.get("players") or []),
+            result=data.get("result"),
+            local_seats=tuple(self.link.seats),
+        )
+        self.tables[seat] = table
+        if self.latest is None or table.state_no >= self.latest.state_no:
+            self.latest = table
+        # Every seat gets the same public events; log them once, from the first seat.
+        if seat == self._log_seat():
+            if data["type"] == "sync":
+                self.entries = []
+                self.query_one("#log", EventLog).clear()
+                self._log([("note", tr("game.started"))], note=True)
+                self._log([("event", e) for e in data.get("log", [])])
+            else:
+                self._log([("event", e) for e in data.get("events", [])])
+        if table.result is not None:
+            self.result = table.result
+        self._show_soon()
+
+    def _show_soon(self) -> None:
+        """Redraw once after the messages already queued: a burst of bot moves (or one sync
+        per hot-seat seat) costs one redraw, not one each."""
+        if not self._show_pending:
+            self._show_pending = True
+            self.call_later(self._show)
+
+    def _log_seat(self) -> int | None:
+        return self.link.seats[0] if self.link.seats else None
+
+    def _seat_to_show(self) -> int | None:
+        """The person whose turn it is, if they sit at this terminal; else an acting person
+        here (an interrupt window), else whoever was on show. The turn comes first because in
+        some games everyone may act at any time (Zwergenamulett's "7 Zwerge")."""
+        seats = self.link.seats
+        if not seats:
+            return None
+        turn = self.latest.view.get("turn") if self.latest else None
+        if turn in seats:
+            return int(turn)
+        to_act = self.latest.view.get("to_act", []) if self.latest else []
+        acting = [s for s in seats if s in to_act]
+        if self.shown in acting or (not acting and self.shown is not None):
+            return self.shown
+        return acting[0] if acting else seats[0]
+
+    async def _show(self) -> None:
+        self._show_pending = False
+        target = self._seat_to_show()
+        if target not in self.tables:
+            return
+        over = bool(self.latest and self.latest.view.get("over"))
+        slot = self.query_one("#board-slot", Vertical)
+        board = self.board
+        if board is None or target != self.shown:
+            changed_person = self.shown != target
+            self.shown = target
+            if board is not None:
+                await board.remove()
+            board = self._new_board(self.tables[target])
+            await slot.mount(board)
+            board.focus()
+            if changed_person and len(self.link.seats) > 1 and not over:
+                self.app.push_screen(HandoffScreen(self.tables[target].name(target)))
+        else:
+            board.show(self.tables[target])
+        self._update_topbar()
+        if self.result is not None and not self._results_open:
+            self._open_results()
+
+    def _open_results(self) -> None:
+        self._results_open = True
+        table = self.latest
+        assert table is not None and self.result is not None
+        screen = ResultsScreen(
+            self.engine_id, self.result, table.names, can_rematch=self.rematch is not None
+        )
+        self.app.push_screen(screen, self._after_results)
+
+    def _after_results(self, choice: str | None) -> None:
+        if choice == "rematch" and self.rematch is not None:
+            self.run_worker(self._close_then(self.rematch), group="link")
+        else:
+            self.run_worker(self._close_then(self.dismiss), group="link")
+
+    async def _close_then(self, then: Callable[[], Any]) -> None:
+        await self.link.close()
+        then()
+
+    # -- moves -------------------------------------------------------------------------------
+    def on_game_board_move_chosen(self, message: GameBoard.MoveChosen) -> None:
+        message.stop()
+        self._leaving = False
+        table = self.shown_table
+        if table is None or table.seat is None:
+            return
+        self.run_worker(self.link.send_move(table.seat, message.move, table.state_no), group="link")
+
+    async def action_leave(self) -> None:
+        """Esc twice leaves: one stray key should not throw a game away."""
+        if not self._leaving:
+            self._leaving = True
+            self._log([("note", tr("game.leave_again"))], note=True)
+            return
+        await self.link.close()
+        self.dismiss()

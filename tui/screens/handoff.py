@@ -1,0 +1,37 @@
+"""Hot-seat: the table is covered until the next person at this terminal says they are ready,
+so the previous player's chips and the next one's stay private."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Center, Vertical
+from textual.widgets import Button, Footer, Static
+
+from tui.i18n import tr
+from tui.screens.base import TableScreen
+from tui.widgets import ActionButton
+
+
+class HandoffScreen(TableScreen[None]):
+    def __init__(self, name: str) -> None:
+        self.player = name
+        super().__init__()
+
+    def key_bindings(self) -> list[Binding]:
+        return [Binding("enter", "ready", tr("handoff.ready", name=self.player))]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="handoff-box"):
+            yield Static(tr("handoff.title", name=self.player), id="handoff-title")
+            yield Static(tr("handoff.body", name=self.player), id="handoff-body")
+            with Center():
+                yield ActionButton(tr("handoff.ready", name=self.player), variant="success")
+        yield Footer()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_ready()
+
+    def action_ready(self) -> None:
+        self.dismiss()

@@ -1,0 +1,32 @@
+"""The rules of a game, in our own words, in the current language."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.widgets import Footer, Markdown
+
+from tui.help import rules_text
+from tui.i18n import language
+from tui.screens.base import KeySpec, TableScreen
+
+
+class HelpScreen(TableScreen[None]):
+    KEYS: ClassVar[tuple[KeySpec, ...]] = (
+        ("escape,q,f1,question_mark", "close", "key.back", True),
+    )
+
+    def __init__(self, engine_id: str) -> None:
+        super().__init__()
+        self.engine_id = engine_id
+
+    def compose(self) -> ComposeResult:
+        yield Markdown(rules_text(self.engine_id, language()), id="rules")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#rules", Markdown).focus()
+
+    def action_close(self) -> None:
+        self.dismiss()

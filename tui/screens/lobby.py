@@ -1,0 +1,205 @@
+"""A local table before it starts: who sits where (you, more people at this keyboard, bots of
+a chosen strength), the game's options and an optional seed. Bad input gets one clear line and
+changes nothing; Start hands a `LocalGame` to the app."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal, VerticalScroll
+from textual.widgets import Button, Footer, Input, Select, Static, Switch
+
+from engines import get_engine
+from net.session import SeatInfo
+from tui import boards
+from tui.i18n import tr
+from tui.screens.base import KeySpec, TableScreen
+from tui.widgets import ActionButton
+
+SEAT_KINDS = ("person", "random", "strong")  # seat 0 is always "you"
+MAX_SEED = 2**63
+
+
+@dataclass
+class LocalGame:
+    """Everything needed to start (and restart) a local table."""
+
+    engine_id: str
+    seats: list[SeatInfo]
+    options: dict[str, Any] = field(default_factory=dict)
+    seed: int | None = None
+
+    @property
+    def humans(self) -> list[int]:
+        return [i for i, seat in enumerate(self.seats) if not seat.is_bot]
+
+
+def default_name(kind: str, number: int, humans: int) -> str:
+    if kind == "you" and humans == 1:
+        return tr("name.you")
+    if kind in ("you", "person"):
+        return tr("name.person", n=number)
+    return tr("name.bot", n=number)
+
+
+@dataclass
+class SeatRow:
+    kind: str  # "you", "person", "random" or "strong"
+    name: str = ""
+
+
+class LobbyScreen(TableScreen[LocalGame | None]):
+    KEYS: ClassVar[tuple[KeySpec, ...]] = (("escape", "back", "key.back", True),)
+
+    def __init__(self, engine_id: str) -> None:
+        super().__init__()
+        self.engine_id = engine_id
+        self.engine = get_engine(engine_id)
+        boards.board_module(engine_id)  # registers the game's option labels
+        self.rows = [SeatRow("you")] + [
+            SeatRow("strong") for _ in range(self.engine.min_players - 1)
+        ]
+        self.options: dict[str, Any] = dict(self.engine.options)
+        self.seed_text = ""
+        self.error = ""
+
+    # -- layout ------------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="lobby-box"):
+            yield Static(tr("lobby.title", game=self.engine.title), id="lobby-title")
+            yield Static(tr("lobby.seats"), classes="lobby-heading")
+            for index, row in enumerate(self.rows):
+                with Horizontal(classes="seat-row"):
+                    yield Static(tr("lobby.seat", n=index + 1), classes="seat-label")
+                    if row.kind == "you":
+                        yield Static(tr("lobby.you"), classes="seat-kind")
+                    else:
+                        yield Select(
+                            [(tr(f"lobby.{self._kind_key(k)}"), k) for k in SEAT_KINDS],
+                            value=row.kind,
+                            allow_blank=False,
+                            id=f"kind-{index}",
+                            classes="seat-kind",
+                        )
+                    yield Input(
+                        row.name,
+                        placeholder=self._placeholder(index),
+                        id=f"name-{index}",
+                        classes="seat-name",
+                    )
+            with Horizontal(classes="lobby-buttons"):
+                yield ActionButton(tr("lobby.add"), id="add")
+                yield ActionButton(tr("lobby.remove"), id="remove")
+            yield Static(tr("lobby.options"), classes="lobby-heading")
+            if not self.options:
+                yield Static(tr("lobby.no_options"))
+            for name, value in self.options.items():
+                with Horizontal(classes="option-row"):
+                    label = tr(f"option.{self.engine_id}.{name}")
+                    if isinstance(value, bool):
+                        yield Switch(value, id=f"opt-{name}")
+                    else:
+                        yield Input(str(value), type="integer", id=f"opt-{name}")
+                    yield Static(label, classes="option-label")
+            yield Static(tr("lobby.seed"), classes="lobby-heading")
+            yield Input(self.seed_text, type="integer", id="seed", placeholder="—")
+            yield Static(self.error, id="lobby-error")
+            yield ActionButton(tr("lobby.start"), id="start", variant="success")
+        yield Footer()
+
+    @staticmethod
+    def _kind_key(kind: str) -> str:
+        return {"person": "person", "random": "bot_random", "strong": "bot_strong"}[kind]
+
+    def _placeholder(self, index: int) -> str:
+        humans = sum(1 for r in self.rows if r.kind in ("you", "person"))
+        row = self.rows[index]
+        number = self._number_of(index)
+        return default_name(row.kind, number, humans)
+
+    def _number_of(self, index: int) -> int:
+        """People are numbered among people, bots among bots ("Player 2", "Bot 1")."""
+        bot = self.rows[index].kind in ("random", "strong")
+        same = [i for i, r in enumerate(self.rows) if (r.kind in ("random", "strong")) == bot]
+        return same.index(index) + 1
+
+    # -- reading the form --------------------------------------------------------------------
+    def _harvest(self) -> None:
+        """Copy what was typed and picked back into the screen's state."""
+        for index, row in enumerate(self.rows):
+            if row.kind != "you":
+                row.kind = str(self.query_one(f"#kind-{index}", Select).value)
+            row.name = self.query_one(f"#name-{index}", Input).value.strip()
+        for name, default in self.engine.options.items():
+            if isinstance(default, bool):
+                self.options[name] = self.query_one(f"#opt-{name}", Switch).value
+            else:
+                self.options[name] = self.query_one(f"#opt-{name}", Input).value
+        self.seed_text = self.query_one("#seed", Input).value.strip()
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        """A seat changed between person and bot: renumber the suggested names in place
+        (recomposing here would remove the Select while it is still updating itself)."""
+        event.stop()
+        self._harvest()
+        for index in range(len(self.rows)):
+            self.query_one(f"#name-{index}", Input).placeholder = self._placeholder(index)
+
+    async def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self._harvest()
+        self.error = ""
+        if event.button.id == "add" and len(self.rows) < self.engine.max_players:
+            self.rows.append(SeatRow("strong"))
+        elif event.button.id == "remove" and len(self.rows) > self.engine.min_players:
+            self.rows.pop()
+        elif event.button.id == "start":
+            game = self._game()
+            if game is not None:
+                self.dismiss(game)
+                return
+        await self.recompose()
+
+    def _game(self) -> LocalGame | None:
+        """The table as entered, or None with `self.error` saying what is wrong."""
+        eng = self.engine
+        if not eng.min_players <= len(self.rows) <= eng.max_players:
+            self.error = tr(
+                "lobby.bad_count", game=eng.title, lo=eng.min_players, hi=eng.max_players
+            )
+            return None
+        seed: int | None = None
+        if self.seed_text:
+            try:
+                seed = int(self.seed_text)
+            except ValueError:
+                seed = -1
+            if not 0 <= seed < MAX_SEED:
+                self.error = tr("lobby.bad_seed")
+                return None
+        options: dict[str, Any] = {}
+        for name, default in eng.options.items():
+            value = self.options[name]
+            if not isinstance(default, bool):
+                try:
+                    value = int(value)
+                except ValueError:
+                    self.error = f"{tr(f'option.{self.engine_id}.{name}')}: {value!r}"
+                    return None
+            options[name] = value
+        try:
+            eng.resolve_options(options)
+        except ValueError as exc:
+            self.error = str(exc)
+            return None
+        seats = []
+        for index, row in enumerate(self.rows):
+            name = row.name or self._placeholder(index)
+            bot = row.kind if row.kind in ("random", "strong") else None
+            seats.append(SeatInfo(name=name, bot=bot))
+        return LocalGame(self.engine_id, seats, options, seed)
+
+    def action_back(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,96 @@
+"""The main menu and the game picker. Nothing here loads a game engine until a game is picked,
+so the first screen paints fast."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import Footer, OptionList, Static
+from textual.widgets.option_list import Option
+
+from tui.i18n import tr
+from tui.screens.base import KeySpec, TableScreen
+
+MENU_ITEMS = ("play", "host", "join", "rules", "settings", "quit")
+
+BANNER = "♠ ♥  tabletop-tui  ♦ ♣"
+
+
+class MenuScreen(TableScreen[None]):
+    """The first screen. Each item calls `app.menu_<item>()`, so another module (e.g. network
+    play) changes what an item does without touching this screen."""
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="menu-box"):
+            yield Static(BANNER, id="menu-title")
+            yield Static(tr("menu.subtitle"), id="menu-subtitle")
+            yield OptionList(
+                *(Option(tr(f"menu.{item}"), id=item) for item in MENU_ITEMS), id="menu"
+            )
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#menu", OptionList).focus()
+
+    async def retranslate(self) -> None:
+        await super().retranslate()
+        self.on_mount()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        getattr(self.app, f"menu_{event.option.id}")()
+
+
+class GamePickerScreen(TableScreen[str | None]):
+    """Pick one of the registered games; dismissed with its engine id. Games whose engine or
+    board is not there yet are listed, but cannot be picked."""
+
+    KEYS: ClassVar[tuple[KeySpec, ...]] = (("escape", "back", "key.back", True),)
+
+    def __init__(self, title_key: str = "pick.title", *, need_board: bool = True) -> None:
+        super().__init__()
+        self.title_key = title_key
+        self.need_board = need_board
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="menu-box"):
+            yield Static(tr(self.title_key), id="menu-title")
+            yield OptionList(*self._options(), id="games")
+        yield Footer()
+
+    def _options(self) -> list[Option]:
+        from engines import ENGINE_IDS, get_engine
+        from tui.boards import has_board
+
+        options = []
+        for engine_id in ENGINE_IDS:
+            try:
+                eng = get_engine(engine_id)
+            except ImportError:
+                options.append(Option(f"{engine_id} ({tr('pick.unavailable')})", disabled=True))
+                continue
+            players = tr("pick.players", lo=eng.min_players, hi=eng.max_players)
+            ready = has_board(engine_id) or not self.need_board
+            suffix = "" if ready else f" ({tr('pick.unavailable')})"
+            options.append(
+                Option(f"{eng.title}  ·  {players}{suffix}", id=engine_id, disabled=not ready)
+            )
+        return options
+
+    def on_mount(self) -> None:
+        self.query_one("#games", OptionList).focus()
+
+    async def retranslate(self) -> None:
+        await super().retranslate()
+        self.on_mount()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        if event.option.id is not None:
+            self.dismiss(event.option.id)
+
+    def action_back(self) -> None:
+        self.dismiss(None)
+

@@ -1,0 +1,82 @@
+"""The end of a game: everybody's holdings and score, best first, winners marked, and the way
+on (a rematch with the same seats and options, or the menu)."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Button, Footer, Static
+
+from tui import boards
+from tui.i18n import tr
+from tui.screens.base import KeySpec, TableScreen
+from tui.widgets import ActionButton
+
+
+def ranking(scores: list[int], low_wins: bool) -> list[int]:
+    """Seats from best to worst score (stable, so ties keep seat order)."""
+    return sorted(range(len(scores)), key=lambda s: scores[s] if low_wins else -scores[s])
+
+
+class ResultsScreen(TableScreen[str]):
+    """Dismissed with "rematch" or "menu"."""
+
+    KEYS: ClassVar[tuple[KeySpec, ...]] = (
+        ("r", "rematch", "results.rematch", True),
+        ("escape,m", "menu", "results.menu", True),
+    )
+
+    def __init__(
+        self, engine_id: str, result: dict[str, Any], names: list[str], *, can_rematch: bool
+    ) -> None:
+        super().__init__()
+        self.engine_id = engine_id
+        self.result = result
+        self.names = names
+        self.can_rematch = can_rematch
+
+    def compose(self) -> ComposeResult:
+        board = boards.board_class(self.engine_id)
+        scores: list[int] = self.result["scores"]
+        winners: list[int] = self.result["winners"]
+        with Vertical(id="results-box"):
+            yield Static(tr("results.title"), id="results-title")
+            won = ", ".join(self.names[s] for s in winners)
+            yield Static(tr("results.won", names=won), id="results-won")
+            with VerticalScroll(id="results-rows"):
+                for place, seat in enumerate(ranking(scores, board.LOW_SCORE_WINS), start=1):
+                    winner = seat in winners
+                    with Horizontal(classes="result-row -winner" if winner else "result-row"):
+                        yield Static(f"{place}.", classes="place")
+                        mark = f"★ {tr('results.winner')}" if winner else ""
+                        yield Static(f"{self.names[seat]}\n{mark}", classes="who")
+                        detail = board.result_detail(self.result, seat)
+                        if detail is not None:
+                            yield detail
+                        yield Static(
+                            f"{scores[seat]}\n{tr('results.score')}",
+                            classes="score",
+                            id=f"score-{seat}",
+                        )
+            with Horizontal(id="results-buttons"):
+                if self.can_rematch:
+                    yield ActionButton(
+                        tr("results.rematch"), id="rematch", variant="success", compact=True
+                    )
+                yield ActionButton(tr("results.menu"), id="menu", variant="primary", compact=True)
+        yield Footer()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.can_rematch if action == "rematch" else True
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss("rematch" if event.button.id == "rematch" else "menu")
+
+    def action_rematch(self) -> None:
+        self.dismiss("rematch")
+
+    def action_menu(self) -> None:
+        self.dismiss("menu")

@@ -1,0 +1,212 @@
+"""A row of cards drawn as solid blocks of colour: a hand to pick from, or the cards of a trick
+with who played each one.
+
+Bordered `Card` widgets cost two extra cells each way; a hand of nine different cards or a
+trick of six does not fit an 80-column table like that. These cards are plain blocks that
+shrink to the room there is (down to MIN_WIDTH) and give up the gap between them only when
+nothing else helps (then every other card is shaded so neighbours stay apart). A card may carry
+a caption above it (who played it), a note below (what it would do) and may be lifted one row
+(the card picked), all things a trick game needs and none of them tied to one game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from textual import events
+from textual.content import Content
+from textual.geometry import Size
+from textual.message import Message
+from textual.widget import Widget
+
+FACE_ROWS = 4
+MIN_WIDTH = 7
+MAX_WIDTH = 10
+# Where a long card name may break (written into the name), and the mark a break gets.
+SOFT_HYPHEN = "\u00ad"
+# Shade of every other card when cards touch (no gap), as a background opacity.
+TOUCHING_SHADE = "80%"
+
+Cell = tuple[str, str]
+
+
+@dataclass(frozen=True)
+class Face:
+    """What is printed on a card. `name` may hold a line break or soft hyphens (where it may
+    break when it is too long for one line); `value` is printed on the bottom line; `ink` and
+    `paper` are colours or theme variables."""
+
+    name: str
+    value: str = ""
+    ink: str = "$card-ink"
+    paper: str = "$card"
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One place in the row. `face=None` is an empty place, e.g. a card still to come."""
+
+    face: Face | None
+    above: str = ""  # caption over the card (who played it)
+    below: str = ""  # note under it (takes the trick, would overtrump)
+    corner: str = ""  # top-left, e.g. the key that picks the card
+    count: int = 1  # identical cards stacked into one place (shown as ×n)
+    lifted: bool = False  # drawn one row higher: the card picked
+    strong: bool = False  # caption and note in the accent colour
+
+
+def name_lines(name: str, width: int) -> tuple[str, str]:
+    """A card name on at most two lines of `width` cells: whole if it fits, else broken at
+    its line break or soft hyphen, and cut as a last resort."""
+    if "\n" in name:
+        first, _, second = name.partition("\n")
+    else:
+        whole = name.replace(SOFT_HYPHEN, "")
+        if len(whole) <= width or SOFT_HYPHEN not in name:
+            return whole[:width], ""
+        first, _, second = name.partition(SOFT_HYPHEN)
+        second = second.replace(SOFT_HYPHEN, "")
+        if len(first) < width:
+            first += "-"
+    return first[:width], second[:width]
+
+
+def fit(count: int, room: int) -> tuple[int, int]:
+    """(card width, gap) for `count` cards in `room` cells: as wide as allowed with a gap of
+    one, else touching, else cut below MIN_WIDTH (a too-narrow window)."""
+    if count <= 0:
+        return MAX_WIDTH, 1
+    width = min(MAX_WIDTH, (room + 1) // count - 1)
+    if width >= MIN_WIDTH:
+        return width, 1
+    return max(1, min(MAX_WIDTH, room // count)), 0
+
+
+class CardRow(Widget):
+    """Cards side by side, centred. `captions`, `notes` and `lift` reserve their rows even
+    when empty, so the table does not jump as cards come and go. A click on a card posts
+    `Clicked(index)`."""
+
+    DEFAULT_CSS = """
+    CardRow { height: auto; width: 1fr; }
+    CardRow.-faded { opacity: 70%; }
+    """
+
+    class Clicked(Message):
+        def __init__(self, row: CardRow, index: int) -> None:
+            super().__init__()
+            self.row = row
+            self.index = index
+
+        @property
+        def control(self) -> CardRow:
+            return self.row
+
+    def __init__(
+        self,
+        slots: Sequence[Slot] = (),
+        *,
+        captions: bool = False,
+        notes: bool = False,
+        lift: bool = False,
+        empty: str = "",
+        id: str | None = None,
+        classes: str = "",
+    ) -> None:
+        super().__init__(id=id, classes=classes)
+        self.slots = list(slots)
+        self.captions = captions
+        self.notes = notes
+        self.lift = lift
+        self.empty = empty
+
+    def show(self, slots: Sequence[Slot]) -> None:
+        slots = list(slots)
+        if slots != self.slots:
+            self.slots = slots
+            self.refresh()
+
+    # -- geometry ----------------------------------------------------------------------------
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return int(self.captions) + int(self.lift) + FACE_ROWS + int(self.notes)
+
+    def _layout(self, room: int) -> tuple[int, int, int]:
+        """(card width, gap, left margin) for the current slots in `room` cells."""
+        width, gap = fit(len(self.slots), room)
+        used = len(self.slots) * (width + gap) - gap
+        return width, gap, max(0, (room - used) // 2)
+
+    def index_at(self, x: int) -> int | None:
+        """The card under column `x` (content coordinates), if any."""
+        width, gap, left = self._layout(self.size.width)
+        if x < left:
+            return None
+        index, within = divmod(x - left, width + gap)
+        return index if index < len(self.slots) and within < width else None
+
+    def on_click(self, event: events.Click) -> None:
+        index = self.index_at(event.x)
+        if index is not None and self.slots[index].face is not None:
+            event.stop()
+            self.post_message(self.Clicked(self, index))
+
+    # -- drawing -----------------------------------------------------------------------------
+    def render(self) -> Content:
+        room = max(self.size.width, 1)
+        rows = self.get_content_height(Size(room, 0), Size(room, 0), room)
+        if not self.slots:
+            lines = [Content("")] * rows
+            lines[rows // 2] = Content.styled(self.empty.center(room)[:room], "$text-muted")
+            return Content("\n").join(lines)
+        width, gap, left = self._layout(room)
+        grid: list[list[Cell]] = [[(" " * left, "")] for _ in range(rows)]
+        for index, slot in enumerate(self.slots):
+            touching = gap == 0 and index % 2 == 1
+            for row, cell in enumerate(self._column(slot, width, touching)):
+                if index:
+                    grid[row].append((" " * gap, ""))
+                grid[row].append(cell)
+        return Content("\n").join(Content.assemble(*line) for line in grid)
+
+    def _column(self, slot: Slot, width: int, shaded: bool) -> list[Cell]:
+        """The cells of one card, top to bottom, each `width` wide."""
+        cells: list[Cell] = []
+        if self.captions:
+            style = "bold $accent" if slot.strong else "$foreground"
+            cells.append((slot.above[:width].center(width), style))
+        face = self._face(slot, width, shaded)
+        if self.lift:
+            blank = (" " * width, "")
+            face = [*face, blank] if slot.lifted else [blank, *face]
+        cells.extend(face)
+        if self.notes:
+            style = "bold $accent" if slot.strong else "$text-muted"
+            cells.append((slot.below[:width].center(width), style))
+        return cells
+
+    @staticmethod
+    def _face(slot: Slot, width: int, shaded: bool) -> list[Cell]:
+        face = slot.face
+        if face is None:
+            edge = "$felt-edge"
+            inner = max(width - 2, 0)
+            middle = ("┆" + " " * inner + "┆")[:width]
+            return [
+                (("╭" + "┄" * inner + "╮")[:width], edge),
+                (middle, edge),
+                (middle, edge),
+                (("╰" + "┄" * inner + "╯")[:width], edge),
+            ]
+        paper = f"{face.paper} {TOUCHING_SHADE}" if shaded else face.paper
+        plain = f"{face.ink} on {paper}"
+        bold = f"bold {plain}"
+        count = f"×{slot.count}" if slot.count > 1 else ""
+        top = slot.corner + " " * max(width - len(slot.corner) - len(count), 0) + count
+        first, second = name_lines(face.name, width)
+        return [
+            (top[:width], plain),
+            (first.center(width), bold),
+            (second.center(width), bold),
+            (face.value[:width].center(width), bold),
+        ]

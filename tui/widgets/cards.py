@@ -1,0 +1,172 @@
+"""Cards on the table: one card drawn large, and rows of small cards laid out in groups.
+
+Both only know a card's printed label, so every game can use them: Schöne's numbers, a
+Zwergenamulett tile name, a Skip-Bo value. Colours come from theme variables ($card, $card-ink,
+$card-dim), so they follow the theme at run time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from textual.app import ComposeResult
+from textual.content import Content
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+from textual.widgets import Digits, Label
+
+CARD_STYLE = "bold $card-ink on $card"
+DIM_STYLE = "$card-dim on $card"
+
+
+class Card(Widget):
+    """One face-up (or face-down) card. `big` cards print a numeric label in large digits:
+    the card everybody is looking at should be the first thing the eye finds."""
+
+    DEFAULT_CSS = """
+    Card {
+        width: 8; height: 5;
+        background: $card; color: $card-ink;
+        border: round $card-edge;
+        content-align: center middle;
+        align: center middle;
+    }
+    Card > Label { width: auto; text-style: bold; color: $card-ink; }
+    Card > Digits { width: auto; color: $card-ink; }
+    Card.-big { width: 16; height: 7; border: heavy $card-edge; layout: vertical; }
+    Card.-big > Digits { width: 100%; text-align: center; text-style: bold; }
+    Card > Label.corner { width: 100%; height: 1; text-style: bold; }
+    Card > Label.corner.-bottom { text-align: right; }
+    Card.-down { background: $card-back; border: round $card-edge; }
+    Card.-down > Label { color: $card; text-align: center; }
+    Card.-selected { border: heavy $accent; }
+    Card.-highlighted { border: round $accent; }
+    Card.-selectable:hover { border: heavy $accent 70%; }
+    """
+
+    selected: reactive[bool] = reactive(False)
+    highlighted: reactive[bool] = reactive(False)
+
+    class Clicked(Message):
+        """A selectable card was clicked; boards decide what that means."""
+
+        def __init__(self, card: Card) -> None:
+            super().__init__()
+            self.card = card
+
+    def __init__(
+        self,
+        label: str,
+        *,
+        big: bool = False,
+        face_down: bool = False,
+        selectable: bool = False,
+        id: str | None = None,
+        classes: str = "",
+    ) -> None:
+        super().__init__(id=id, classes=classes)
+        self.label = label
+        self.big = big
+        self.face_down = face_down
+        self.selectable = selectable
+        self.set_class(big, "-big")
+        self.set_class(face_down, "-down")
+        self.set_class(selectable, "-selectable")
+
+    def compose(self) -> ComposeResult:
+        if self.face_down:
+            # A card's back; a label on a back is a count (e.g. cards left in a pile).
+            yield Label(f"▚▚▚▚\n{self.label:^4}" if self.label else "▚▚▚▚")
+        elif self.big and self.label.isdigit():
+            yield Label(self.label, classes="corner")
+            yield Digits(self.label)
+            yield Label(self.label, classes="corner -bottom")
+        else:
+            yield Label(self.label)
+
+    def show(self, label: str, *, face_down: bool = False) -> None:
+        """Turn the card into another one in place (no remount, so no flicker)."""
+        if (label, face_down) == (self.label, self.face_down):
+            return
+        self.label, self.face_down = label, face_down
+        self.set_class(face_down, "-down")
+        self.refresh(recompose=True)
+
+    def watch_selected(self, value: bool) -> None:
+        self.set_class(value, "-selected")
+
+    def watch_highlighted(self, value: bool) -> None:
+        self.set_class(value, "-highlighted")
+
+    def on_click(self) -> None:
+        if self.selectable:
+            self.post_message(self.Clicked(self))
+
+
+def group_cells(group: Sequence[str], mark_first: bool) -> list[tuple[str, str]]:
+    """The (text, style) cells of one group: each label padded, so a group reads as one strip
+    of card face; with `mark_first`, only the first label is bold (e.g. the card that counts)."""
+    return [
+        (f" {label} ", CARD_STYLE if i == 0 or not mark_first else DIM_STYLE)
+        for i, label in enumerate(group)
+    ]
+
+
+class CardStrip(Widget):
+    """Small cards in groups (runs, suits, melds), wrapped to the width without ever splitting
+    a card and splitting a group only when it cannot fit on one line."""
+
+    DEFAULT_CSS = """
+    CardStrip { height: auto; width: 1fr; }
+    """
+
+    def __init__(
+        self,
+        groups: Sequence[Sequence[str]] = (),
+        *,
+        mark_first: bool = False,
+        empty: str = "",
+        id: str | None = None,
+        classes: str = "",
+    ) -> None:
+        super().__init__(id=id, classes=classes)
+        self.groups = [list(g) for g in groups]
+        self.mark_first = mark_first
+        self.empty = empty
+
+    def show(self, groups: Sequence[Sequence[str]]) -> None:
+        groups = [list(g) for g in groups]
+        if groups != self.groups:
+            self.groups = groups
+            self.refresh(layout=True)
+
+    def _lines(self, width: int) -> list[list[tuple[str, str]]]:
+        lines: list[list[tuple[str, str]]] = [[]]
+        used = 0
+        for group in self.groups:
+            cells = group_cells(group, self.mark_first)
+            need = sum(len(text) for text, _ in cells)
+            if used and used + 1 + need > width:
+                lines.append([])
+                used = 0
+            if used:
+                lines[-1].append((" ", ""))
+                used += 1
+            for text, style in cells:
+                if used and used + len(text) > width:
+                    lines.append([])
+                    used = 0
+                lines[-1].append((text, style))
+                used += len(text)
+        return lines
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return len(self._lines(max(width, 1))) if self.groups else 1
+
+    def render(self) -> Content:
+        if not self.groups:
+            return Content.styled(self.empty, "$text-muted")
+        rows = [Content.assemble(*line) for line in self._lines(max(self.size.width, 1))]
+        return Content("\n").join(rows)

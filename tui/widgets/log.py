@@ -1,0 +1,65 @@
+"""The table's running commentary: one line per thing that happened, newest at the bottom.
+
+Built on RichLog (one widget, cached lines) rather than a widget per line: a long game writes
+hundreds of lines and a widget each made every redraw of the table slower."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rich.style import Style
+from rich.text import Text
+from textual.widgets import RichLog
+
+MAX_LINES = 400
+
+
+class EventLog(RichLog, can_focus=False):
+    """Sentences, wrapped to the width. It never takes focus, so the board keeps the keys.
+    `texts` holds the plain text (what tests and screen readers want). Notes (errors, the
+    start of a game) stand out in the accent colour; colours follow theme switches."""
+
+    DEFAULT_CSS = """
+    EventLog {
+        height: 1fr; background: $surface; padding: 0 1;
+        scrollbar-size-vertical: 1; overflow-x: hidden; overflow-y: auto;
+    }
+    """
+
+    def __init__(
+        self, *, lines: Iterable[str] = (), id: str | None = None, classes: str = ""
+    ) -> None:
+        super().__init__(wrap=True, min_width=16, max_lines=MAX_LINES, id=id, classes=classes)
+        self.texts: list[str] = []
+        self._kinds: list[bool] = []  # per line: is it a note?
+        for text in lines:
+            self.texts.append(text)
+            self._kinds.append(False)
+
+    def on_mount(self) -> None:
+        self.watch(self.app, "theme", self._repaint, init=False)
+        self._repaint()
+
+    def _style(self, note: bool) -> Style:
+        colours = self.app.theme_variables
+        if note:
+            return Style(color=colours.get("accent"), bold=True)
+        return Style(color=colours.get("foreground"))
+
+    def _repaint(self) -> None:
+        super().clear()
+        for text, note in zip(self.texts, self._kinds, strict=True):
+            self.write(Text(text, style=self._style(note)))
+
+    def add(self, *texts: str, note: bool = False) -> None:
+        for text in texts:
+            self.texts.append(text)
+            self._kinds.append(note)
+            self.write(Text(text, style=self._style(note)))
+        del self.texts[:-MAX_LINES], self._kinds[:-MAX_LINES]
+
+    def clear(self) -> EventLog:
+        self.texts.clear()
+        self._kinds.clear()
+        super().clear()
+        return self

@@ -1,0 +1,62 @@
+"""Counted tokens: chips, pigs, coins, victory points. A pile shows how many there are, or "?"
+when the count is somebody else's secret (hidden information stays hidden on screen too)."""
+
+from __future__ import annotations
+
+from textual.content import Content
+from textual.widget import Widget
+
+HIDDEN = "?"
+
+
+class TokenPile(Widget):
+    """`symbol count label`, e.g. "● 7 chips". `tone` names the theme variable that colours
+    the symbol ("chip", "pig", ...), so each kind of token keeps its colour in every theme."""
+
+    DEFAULT_CSS = """
+    TokenPile { width: auto; height: 1; }
+    TokenPile.-big { text-style: bold; }
+    """
+
+    def __init__(
+        self,
+        count: int | None,
+        *,
+        symbol: str = "●",
+        tone: str = "chip",
+        label: str = "",
+        id: str | None = None,
+        classes: str = "",
+    ) -> None:
+        super().__init__(id=id, classes=classes)
+        self.symbol = symbol
+        self.tone = tone
+        self.label = label
+        self.count = count
+
+    def show(self, count: int | None, label: str | None = None) -> None:
+        """New count (None: hidden) and optionally a new label; redraws only on change."""
+        label = self.label if label is None else label
+        if (count, label) != (self.count, self.label):
+            self.count, self.label = count, label
+            self.refresh(layout=True)
+
+    def render(self) -> Content:
+        shown = HIDDEN if self.count is None else str(self.count)
+        parts: list[str | tuple[str, str]] = [
+            (self.symbol, f"bold ${self.tone}"),
+            " ",
+            (shown, "bold"),
+        ]
+        if self.label:
+            parts += [" ", (self.label, "$text-muted")]
+        return Content.assemble(*parts)
+
+
+class ChipPile(TokenPile):
+    """The usual poker-chip pile: gold dots."""
+
+    def __init__(
+        self, count: int | None, *, label: str = "", id: str | None = None, classes: str = ""
+    ) -> None:
+        super().__init__(count, symbol="●", tone="chip", label=label, id=id, classes=classes)

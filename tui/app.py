@@ -246,4 +246,26 @@ def run_menu(lang: str | None, theme: str | None) -> None:
     TabletopApp(lang=lang, theme=theme).run()
 
 
-__all__ = ["TabletopApp", "local_app", "local_game", "run_local", "run_menu"]
+def run_host_app(args: Any, options: dict[str, Any]) -> None:
+    """`tabletop-tui host` with a screen (network play lives in tui.netplay)."""
+    from tui.netplay import host_app
+
+    host_app(args, options).run()
+
+
+def run_join_app(args: Any) -> None:
+    """`tabletop-tui join CODE` with a screen."""
+    from tui.netplay import join_app
+
+    join_app(args).run()
+
+
+__all__ = [
+    "TabletopApp",
+    "local_app",
+    "local_game",
+    "run_host_app",
+    "run_join_app",
+    "run_local",
+    "run_menu",
+]

@@ -11,6 +11,9 @@ Moves
 -----
 ``{"type": "play", "card": ID}`` by the seat whose turn it is, any card of its hand (overtrumping
 is optional), and ``{"type": "claim_seven"}`` ("7 Zwerge!") by any seat while a round is on.
+``playable(state, seat)`` gives the cards of the seat's legal "play" moves on their own
+(distinct ids in display order; [] when it is not that seat's turn): nothing the view does not
+show, offered because random playouts ask every seat every move and most may only announce.
 
 View shape (``view(state, seat)``; ``seat=None`` is a spectator), every value msgpack-safe::
 
@@ -67,7 +70,10 @@ Events (``events(before, seat, move, after)``, ``after`` being what ``apply`` re
 
 from __future__ import annotations
 
+import hashlib
 import random
+from collections.abc import Iterable
+from itertools import chain, repeat
 from typing import Any, ClassVar
 
 from engines.base import Engine, IllegalMove, Move, View, check_seat, check_stack, move_type
@@ -119,33 +125,53 @@ CLAIM_PENALTY = 1
 MAX_ROUNDS = 100
 
 _ALL_SEATS: dict[int, tuple[int, ...]] = {n: tuple(range(n)) for n in HAND_SIZES}
-_NO_WON: tuple[int, ...] = (0,) * NUM_FACES
+# Where each card of a deck goes when dealt from the top: a seat, or n for the unseen rest.
+_PLACES: dict[int, tuple[int, ...]] = {
+    n: tuple(min(i // size, n) for i in range(len(DECK))) for n, size in HAND_SIZES.items()
+}
+# Tables for bytes.translate, which maps every byte (a face) of a pile at once.
+_POINTS_OF = bytes(POINTS).ljust(256, b"\0")
+_DWARVES_OF = bytes(DWARVES).ljust(256, b"\0")
+_FACE_BYTE: tuple[bytes, ...] = tuple(bytes((face,)) for face in range(NUM_FACES))
+# The event record of a plain card play, built once per seat: most moves are nothing else.
+_PLAY_EVENTS: tuple[tuple[tuple[str, int]], ...] = tuple(
+    (("play", seat),) for seat in range(max(HAND_SIZES))
+)
 
 
 class ZState:
-    """One moment of a game. Tuples inside are never mutated, so clones share them freely."""
+    """One moment of a game.
+
+    Random playouts (what search bots live on) clone one of these per move, so it holds only
+    what cannot be worked out from the rest: whether the game is over is `turn is None`, the
+    tricks each seat won follow from the size of its pile, and who led the live trick, which
+    face was led and who is taking it are read off `turn` and `trick`. Only `hands` is a list,
+    because a card play always changes one hand; a clone copies that one short list and
+    shares everything else, so nothing a state holds is ever edited: a move replaces it.
+
+    A hand is a dict {card id: copies} in display order. "Which cards may I play" is then
+    just its keys, and a play only decrements or drops one key: a playout asks the first for
+    every move and does the second. The unseen rest is a tuple of card ids in display
+    order. The live trick, the last trick and the won piles hold face indices (positions in
+    FACES), which the rules compute with, as `bytes`: immutable like a tuple, and
+    `bytes.translate` turns a whole pile into its points or dwarves without a Python loop.
+    """
 
     __slots__ = (
-        "amulet_in",
         "ev",
         "gold",
         "hands",
         "last_trick",
-        "leader",
-        "led",
         "memory_aid",
         "n",
         "out",
-        "over",
         "pool",
         "round",
         "round_leader",
         "seed",
         "summary",
         "trick",
-        "tricks",
         "turn",
-        "winner",
         "winners",
         "won",
     )
@@ -155,23 +181,32 @@ class ZState:
     memory_aid: bool
     round: int
     round_leader: int
-    hands: list[tuple[int, ...]]  # sorted face indices
-    out: tuple[int, ...]  # unseen rest of the round
-    won: list[tuple[int, ...]]  # per seat: count of each face won this round
-    tricks: list[int]  # tricks won this round
-    trick: tuple[int, ...]  # faces of the live trick, seat of i-th is (leader + i) % n
-    leader: int
-    led: int  # face led, -1 while the trick is empty
-    winner: int  # seat taking the live trick, -1 while empty
-    amulet_in: bool  # an amulet lies in the live trick
-    turn: int | None
-    gold: list[int]
+    hands: list[dict[str, int]]  # {card id: copies} in display order
+    out: tuple[str, ...]  # unseen rest of the round, card ids in display order
+    won: tuple[bytes, ...]  # per seat: faces of the tricks it took this round
+    trick: bytes  # faces of the live trick in play order, ending before `turn`
+    turn: int | None  # None once the game is over
+    gold: tuple[int, ...]
     pool: int
-    last_trick: tuple[int, int, tuple[int, ...], int] | None  # (round, leader, faces, winner)
-    summary: dict[str, Any] | None
-    over: bool
-    winners: list[int]
-    ev: list[tuple[Any, ...]]  # what the move that made this state did (see events())
+    last_trick: tuple[int, int, bytes, int] | None  # (round, leader, faces, winner)
+    summary: dict[str, Any] | None  # never edited once set: views hand out copies
+    winners: tuple[int, ...]
+    ev: tuple[tuple[Any, ...], ...]  # what the move that made this state did (see events())
+
+    @property
+    def over(self) -> bool:
+        return self.turn is None
+
+    @property
+    def leader(self) -> int | None:
+        """Who led the live trick (or leads the next one); None once the game is over."""
+        return None if self.turn is None else (self.turn - len(self.trick)) % self.n
+
+    @property
+    def tricks(self) -> list[int]:
+        """Tricks won this round per seat: every trick holds one card per player."""
+        n = self.n
+        return [len(pile) // n for pile in self.won]
 
     def clone(self) -> ZState:
         c = ZState.__new__(ZState)
@@ -182,27 +217,26 @@ class ZState:
         c.round_leader = self.round_leader
         c.hands = self.hands.copy()
         c.out = self.out
-        c.won = self.won.copy()
-        c.tricks = self.tricks.copy()
+        c.won = self.won
         c.trick = self.trick
-        c.leader = self.leader
-        c.led = self.led
-        c.winner = self.winner
-        c.amulet_in = self.amulet_in
         c.turn = self.turn
-        c.gold = self.gold.copy()
+        c.gold = self.gold
         c.pool = self.pool
         c.last_trick = self.last_trick
         c.summary = self.summary
-        c.over = self.over
         c.winners = self.winners
-        c.ev = []
+        c.ev = ()
         return c
 
 
-def dwarves_in(won: tuple[int, ...]) -> int:
-    """Dwarves in a won pile (given as face counts), a Doppelzwerg counting two."""
-    return sum(DWARVES[f] * won[f] for f in range(NUM_FACES))
+def dwarves_in(pile: bytes) -> int:
+    """Dwarves in a won pile (given as faces), a Doppelzwerg counting two."""
+    return sum(pile.translate(_DWARVES_OF))
+
+
+def card_points_in(pile: bytes) -> int:
+    """Card points of a won pile (given as faces)."""
+    return sum(pile.translate(_POINTS_OF))
 
 
 def takes_lead(face: int, led: int, amulet_in: bool) -> bool:
@@ -214,25 +248,92 @@ def takes_lead(face: int, led: int, amulet_in: bool) -> bool:
     return not amulet_in and face == led
 
 
-def _deal(state: ZState, faces: list[int]) -> None:
-    n = state.n
+def taking_card(trick: bytes) -> int:
+    """Which card (0 = the lead) takes the trick so far: `takes_lead` applied card by card
+    leaves the last amulet if there is one, else the last card of the led face."""
+    return trick.rindex(AMULET if AMULET in trick else trick[0])
+
+
+def chance(seed: int, what: str) -> int:
+    """A uniform 256-bit number fixed by the seed and what it is for ("first", "round 3").
+
+    Every chance of a game comes from here, so the same seed always gives the same game. A
+    hash is used rather than seeding a `random.Random` for each deal: seeding a Mersenne
+    Twister fills 2.5 KB of state and its shuffle draws each index in Python, which cost a
+    random playout about a tenth of its time. BLAKE2b gives the same bits on every platform.
+    """
+    digest = hashlib.blake2b(f"{seed}:{what}".encode(), digest_size=32).digest()
+    return int.from_bytes(digest, "big")
+
+
+def in_display_order(cards: Iterable[str]) -> tuple[str, ...]:
+    """Card ids sorted as a hand is shown: in the order of FACES."""
+    return tuple(sorted(cards, key=FACE_INDEX.__getitem__))
+
+
+def hand_of(cards: Iterable[str]) -> dict[str, int]:
+    """A hand as the state holds it: {card id: copies} in display order."""
+    hand: dict[str, int] = {}
+    for card in in_display_order(cards):
+        hand[card] = hand.get(card, 0) + 1
+    return hand
+
+
+def cards_in(hand: dict[str, int]) -> list[str]:
+    """A hand's cards one by one, in display order."""
+    return list(chain.from_iterable(map(repeat, hand, hand.values())))
+
+
+Deal = tuple[list[dict[str, int]], tuple[str, ...]]  # (hands, unseen rest)
+
+
+def _stacked_deal(stack: list[str], n: int) -> Deal:
+    """The deal of the test option "stack": hands from the top, seat 0 first; the rest is
+    set aside unseen."""
     size = HAND_SIZES[n]
-    state.hands = [tuple(sorted(faces[i * size : (i + 1) * size])) for i in range(n)]
-    state.out = tuple(sorted(faces[n * size :]))
-    state.won = [_NO_WON] * n
-    state.tricks = [0] * n
-    state.trick = ()
-    state.led = -1
-    state.winner = -1
-    state.amulet_in = False
-    state.leader = state.round_leader
+    hands = [hand_of(stack[i * size : (i + 1) * size]) for i in range(n)]
+    return hands, in_display_order(stack[n * size :])
+
+
+def shuffle_by(items: list[Any], x: int) -> None:
+    """Fisher-Yates in place, its index draws being the digits of `x` in a mixed radix.
+    With `x` uniform below 2**256 every order of up to 36 items is equally likely to within
+    2**-118 (36! is about 2**138), and it takes one big number instead of one call into a
+    generator per item, which is most of what `random.shuffle` costs."""
+    for i in range(len(items) - 1, 0, -1):
+        x, j = divmod(x, i + 1)
+        items[i], items[j] = items[j], items[i]
+
+
+def _random_deal(seed: int, round_no: int, n: int) -> Deal:
+    """The round's deal, fixed by the seed."""
+    places = list(_PLACES[n])
+    shuffle_by(places, chance(seed, f"round {round_no}"))
+    return _placed(DECK, places, n)
+
+
+def _placed(cards: Iterable[str], places: Iterable[int], n: int) -> Deal:
+    """Each card goes to its place, a seat or n (set aside). Dealing by shuffling places
+    rather than cards, with `cards` in display order, makes every hand come out in display
+    order with nothing to sort."""
+    hands: list[dict[str, int]] = [{} for _ in range(n)]
+    out = []
+    for card, place in zip(cards, places, strict=True):
+        if place < n:
+            hand = hands[place]
+            hand[card] = hand.get(card, 0) + 1
+        else:
+            out.append(card)
+    return hands, tuple(out)
+
+
+def _deal(state: ZState, deal: Deal) -> None:
+    """Start a round with these hands (and unseen rest), led by `round_leader`."""
+    state.hands, state.out = deal
+    n = state.n
+    state.won = (b"",) * n
+    state.trick = b""
     state.turn = state.round_leader
-
-
-def _shuffled_deck(seed: int, round_no: int) -> list[int]:
-    faces = list(DECK_FACES)
-    random.Random(f"{seed}:{round_no}").shuffle(faces)
-    return faces
 
 
 class ZwergenamulettEngine(Engine):
@@ -254,44 +355,51 @@ class ZwergenamulettEngine(Engine):
         s.round = 1
         first = opts.get("first")
         if first is None:
-            first = random.Random(f"{seed}:first").randrange(num_players)
+            first = chance(seed, "first") % num_players
         elif (
             isinstance(first, bool) or not isinstance(first, int) or not (0 <= first < num_players)
         ):
             raise ValueError(f"first must be a seat from 0 to {num_players - 1}, not {first!r}")
         s.round_leader = first
         if "stack" in opts:
-            faces = [FACE_INDEX[c] for c in check_stack(opts["stack"], DECK)]
+            deal = _stacked_deal(check_stack(opts["stack"], DECK), num_players)
         else:
-            faces = _shuffled_deck(seed, 1)
-        s.gold = [0] * num_players
+            deal = _random_deal(seed, 1, num_players)
+        s.gold = (0,) * num_players
         s.pool = GOLD_CHIPS
         s.last_trick = None
         s.summary = None
-        s.over = False
-        s.winners = []
-        s.ev = []
-        _deal(s, faces)
+        s.winners = ()
+        s.ev = ()
+        _deal(s, deal)
         return s
 
     # -- reading -----------------------------------------------------------------------------
     def to_act(self, state: Any) -> list[int]:
-        return [] if state.over else list(_ALL_SEATS[state.n])
+        return [] if state.turn is None else list(_ALL_SEATS[state.n])
+
+    def playable(self, state: Any, seat: int) -> list[str]:
+        """The cards `seat` may play now, distinct ids in display order; [] when it is not
+        that seat's turn. Exactly the cards of the "play" moves in `legal_moves` (public, as
+        the view's "turn" and "hand" are), offered on its own because a playout asks every
+        seat every move and most of them may only announce: this answers them without
+        building a single move."""
+        if seat != state.turn or not isinstance(seat, int):
+            return []
+        hand = state.hands[seat]
+        if not OVERTRUMP_OPTIONAL and state.trick and CARD_IDS[state.trick[0]] in hand:
+            return [CARD_IDS[state.trick[0]]]
+        return [*hand]
 
     def legal_moves(self, state: Any, seat: int) -> list[Move]:
-        if state.over or not isinstance(seat, int) or not 0 <= seat < state.n:
+        if state.turn is None or not isinstance(seat, int) or not 0 <= seat < state.n:
             return []
-        moves: list[Move] = []
-        if seat == state.turn:
-            faces = dict.fromkeys(state.hands[seat])  # distinct, in display order
-            if not OVERTRUMP_OPTIONAL and state.led in faces:
-                faces = {state.led: None}
-            moves = [{"type": "play", "card": CARD_IDS[f]} for f in faces]
+        moves: list[Move] = [{"type": "play", "card": c} for c in self.playable(state, seat)]
         moves.append({"type": "claim_seven"})
         return moves
 
     def is_over(self, state: Any) -> bool:
-        return state.over
+        return state.turn is None
 
     def result(self, state: Any) -> dict[str, Any]:
         return {
@@ -304,9 +412,15 @@ class ZwergenamulettEngine(Engine):
     def view(self, state: Any, seat: int | None) -> View:
         s: ZState = state
         n = s.n
+        over = s.turn is None
         mine = seat is not None and 0 <= seat < n
+        live = s.trick
         leader = s.leader
-        trick = [{"seat": (leader + i) % n, "card": CARD_IDS[f]} for i, f in enumerate(s.trick)]
+        trick_winner = None
+        trick = []
+        if leader is not None and live:
+            trick = [{"seat": (leader + i) % n, "card": CARD_IDS[f]} for i, f in enumerate(live)]
+            trick_winner = (leader + taking_card(live)) % n
         last = None
         if s.last_trick is not None:
             rnd, lead, faces, win = s.last_trick
@@ -317,32 +431,31 @@ class ZwergenamulettEngine(Engine):
                 ],
                 "winner": win,
             }
-        hand = [CARD_IDS[f] for f in s.hands[seat]] if mine else []
+        hand = cards_in(s.hands[seat]) if mine else []
         my_won = None
         if mine and s.memory_aid:
-            my_won = [CARD_IDS[f] for f in range(NUM_FACES) for _ in range(s.won[seat][f])]
+            my_won = [CARD_IDS[f] for f in sorted(s.won[seat])]
         over_faces: list[str] = []
-        if mine and seat == s.turn and s.trick:
-            over_faces = [
-                CARD_IDS[f] for f in sorted(set(s.hands[seat])) if takes_lead(f, s.led, s.amulet_in)
-            ]
+        if mine and seat == s.turn and live:
+            led, amulet_in = live[0], AMULET in live
+            over_faces = [c for c in s.hands[seat] if takes_lead(FACE_INDEX[c], led, amulet_in)]
         return {
             "game": self.id,
             "seat": seat,
             "turn": s.turn,
-            "to_act": self.to_act(s),
-            "over": s.over,
+            "to_act": [] if over else list(_ALL_SEATS[n]),
+            "over": over,
             "num_players": n,
             "round": s.round,
-            "round_leader": None if s.over else s.round_leader,
-            "leader": None if s.over else leader,
+            "round_leader": None if over else s.round_leader,
+            "leader": leader,
             "hand": hand,
-            "hand_sizes": [len(h) for h in s.hands],
+            "hand_sizes": [sum(h.values()) for h in s.hands],
             "trick": trick,
-            "trick_led": CARD_IDS[s.led] if s.led >= 0 else None,
-            "trick_winner": s.winner if s.winner >= 0 else None,
+            "trick_led": CARD_IDS[live[0]] if live else None,
+            "trick_winner": trick_winner,
             "last_trick": last,
-            "tricks_won": list(s.tricks),
+            "tricks_won": s.tricks,
             "gold": list(s.gold),
             "gold_pool": s.pool,
             "gold_to_win": GOLD_TO_WIN,
@@ -356,135 +469,147 @@ class ZwergenamulettEngine(Engine):
     # -- acting ------------------------------------------------------------------------------
     def apply(self, state: Any, seat: int, move: Move) -> Any:
         s: ZState = state
+        # Nearly every move is a card play by the seat on turn: that shape goes straight to
+        # _play, which still checks the card. Everything else (including every malformed
+        # move) takes the checked path below, which words what is wrong. `turn` is None once
+        # the game is over, so an int equal to it is a live seat.
+        if (
+            type(seat) is int
+            and seat == s.turn
+            and type(move) is dict
+            and move.get("type") == "play"
+        ):
+            return self._play(s, seat, move.get("card"))
         check_seat(s.n, seat)
         kind = move_type(move)
-        if s.over:
+        if s.turn is None:
             raise IllegalMove("The game is over: no more moves")
         if kind == "play":
-            return self._play(s, seat, move)
+            if seat != s.turn:
+                raise IllegalMove(f"It is not your turn: seat {s.turn} plays the next card")
+            return self._play(s, seat, move.get("card"))
         if kind == "claim_seven":
             return self._claim(s, seat)
         raise IllegalMove(
             f"Unknown move {kind!r}: play a card or announce seven dwarves (claim_seven)"
         )
 
-    def _play(self, s: ZState, seat: int, move: Move) -> ZState:
-        if seat != s.turn:
-            raise IllegalMove(f"It is not your turn: seat {s.turn} plays the next card")
-        card = move.get("card")
-        face = FACE_INDEX.get(card, -1) if isinstance(card, str) else -1
+    def _play(self, s: ZState, seat: int, card: Any) -> ZState:
+        try:
+            face = FACE_INDEX.get(card, -1)
+        except TypeError:  # unhashable, so certainly no card id
+            face = -1
         if face < 0:
             raise IllegalMove(f"There is no card {card!r} in this game")
         hand = s.hands[seat]
-        if face not in hand:
+        copies = hand.get(card)
+        if not copies:
             raise IllegalMove(f"You have no {card} in your hand")
         t = s.clone()
-        i = hand.index(face)
-        t.hands[seat] = hand[:i] + hand[i + 1 :]
-        t.ev.append(("play", seat))
+        t.hands[seat] = rest = hand.copy()
+        if copies == 1:
+            del rest[card]
+        else:
+            rest[card] = copies - 1
+        t.ev = _PLAY_EVENTS[seat]
         if not s.trick:
-            t.last_trick = None
-            t.led = face
-            t.winner = seat
-            t.amulet_in = face == AMULET
-        elif takes_lead(face, s.led, s.amulet_in):
-            t.winner = seat
-            if face == AMULET:
-                t.amulet_in = True
-        t.trick = (*s.trick, face)
-        if len(t.trick) < t.n:
-            t.turn = (seat + 1) % t.n
-            return t
-        self._collect(t)
+            t.last_trick = None  # the completed trick leaves the table with the next lead
+        t.trick = trick = s.trick + _FACE_BYTE[face]
+        if len(trick) < s.n:
+            t.turn = (seat + 1) % s.n
+        else:
+            self._collect(t, seat)
         return t
 
-    def _collect(self, t: ZState) -> None:
-        """The trick is complete: its winner takes it face down and leads next."""
-        w = t.winner
-        counts = list(t.won[w])
-        for f in t.trick:
-            counts[f] += 1
-        t.won[w] = tuple(counts)
-        t.tricks[w] += 1
-        t.last_trick = (t.round, t.leader, t.trick, w)
-        t.ev.append(("trick", w, len(t.trick)))
-        t.trick = ()
-        t.led = -1
-        t.winner = -1
-        t.amulet_in = False
-        t.leader = w
+    def _collect(self, t: ZState, last: int) -> None:
+        """The trick is complete, `last` having played its last card: its winner takes it
+        face down and leads next."""
+        trick = t.trick
+        leader = (last + 1) % t.n
+        w = (leader + taking_card(trick)) % t.n
+        won = list(t.won)
+        won[w] += trick
+        t.won = tuple(won)
+        t.last_trick = (t.round, leader, trick, w)
+        t.ev = (*t.ev, ("trick", w, len(trick)))
+        t.trick = b""
         t.turn = w
         if not t.hands[w]:
             self._score_round(t)
 
     def _score_round(self, t: ZState) -> None:
-        n = t.n
-        card_points = [sum(POINTS[f] * c for f, c in enumerate(w)) for w in t.won]
-        bonus = [dwarves_in(w) * min(w[AMULET], AMULET_BONUS_LIMIT) for w in t.won]
-        points = [card_points[p] + bonus[p] for p in range(n)]
+        card_points = [card_points_in(pile) for pile in t.won]
+        bonus = [
+            dwarves_in(pile) * min(pile.count(AMULET), AMULET_BONUS_LIMIT) if AMULET in pile else 0
+            for pile in t.won
+        ]
+        points = [c + b for c, b in zip(card_points, bonus, strict=True)]
         best = max(points)
-        winners = [p for p in range(n) if points[p] == best]
+        winners = [p for p, v in enumerate(points) if v == best]
         if len(winners) > 1 and not TIES_SHARE_GOLD:
             winners = []
-        t.ev.append(("round_end", t.round, "play", points, bonus, winners))
+        ev = [*t.ev, ("round_end", t.round, "play", points, bonus, winners)]
         summary = _summary(t.round, "play", winners)
         summary.update(points=points, card_points=card_points, amulet_bonus=bonus)
-        self._end_round(t, summary, winners)
+        self._end_round(t, summary, winners, ev)
 
     def _claim(self, s: ZState, seat: int) -> ZState:
         t = s.clone()
         dwarves = dwarves_in(s.won[seat])
         success = dwarves >= CLAIM_DWARVES
         shown = dwarves if success else None
-        t.ev.append(("claim", seat, success, shown))
         winners = [seat] if success else []
-        t.ev.append(("round_end", t.round, "claim", None, None, winners))
+        ev: list[tuple[Any, ...]] = [
+            ("claim", seat, success, shown),
+            ("round_end", t.round, "claim", None, None, winners),
+        ]
         summary = _summary(t.round, "claim", winners)
         summary.update(claimant=seat, claim_success=success, claim_dwarves=shown)
         if not success:
             paid = min(CLAIM_PENALTY, t.gold[seat])
-            t.gold[seat] -= paid
+            gold = list(t.gold)
+            gold[seat] -= paid
+            t.gold = tuple(gold)
             t.pool += paid
-            t.ev.extend([("gold_back", seat)] * paid)
+            ev.extend([("gold_back", seat)] * paid)
             summary["gold_back"] = seat if paid else None
         # The live trick is abandoned with the round; the last completed one stays on show.
-        t.trick = ()
-        self._end_round(t, summary, winners)
+        t.trick = b""
+        self._end_round(t, summary, winners, ev)
         return t
 
-    def _end_round(self, t: ZState, summary: dict[str, Any], winners: list[int]) -> None:
-        """Hand out gold, then end the game or deal the next round."""
+    def _end_round(
+        self, t: ZState, summary: dict[str, Any], winners: list[int], ev: list[tuple[Any, ...]]
+    ) -> None:
+        """Hand out gold, then end the game or deal the next round; `ev` is this move's
+        event record so far."""
         n = t.n
-        if SHORT_POOL_FROM_ROUND_LEADER:
+        if SHORT_POOL_FROM_ROUND_LEADER and len(winners) > 1:
             winners = sorted(winners, key=lambda p: (p - t.round_leader) % n)
-        gold_to = []
-        for p in winners:
-            if t.pool == 0:
-                break
-            t.pool -= 1
-            t.gold[p] += 1
-            gold_to.append(p)
-            t.ev.append(("gold", p))
+        gold_to = winners[: t.pool]
+        gold = list(t.gold)
+        for p in gold_to:
+            gold[p] += 1
+            ev.append(("gold", p))
+        t.gold = tuple(gold)
+        t.pool -= len(gold_to)
         summary["gold_to"] = gold_to
         t.summary = summary
-        champions = [p for p in range(n) if t.gold[p] >= GOLD_TO_WIN]
+        champions = [p for p, g in enumerate(gold) if g >= GOLD_TO_WIN]
         if not champions and t.round >= MAX_ROUNDS:
-            most = max(t.gold)
-            champions = [p for p in range(n) if t.gold[p] == most]
+            most = max(gold)
+            champions = [p for p, g in enumerate(gold) if g == most]
         if champions:
-            t.over = True
-            t.winners = champions
+            t.winners = tuple(champions)
             t.turn = None
-            t.trick = ()
-            t.led = -1
-            t.winner = -1
-            t.amulet_in = False
-            t.ev.append(("game_over", champions))
-            return
-        t.round += 1
-        t.round_leader = (t.round_leader + NEXT_LEADER_STEP) % n
-        _deal(t, _shuffled_deck(t.seed, t.round))
-        t.ev.append(("round_start", t.round, t.round_leader))
+            t.trick = b""
+            ev.append(("game_over", champions))
+        else:
+            t.round += 1
+            t.round_leader = (t.round_leader + NEXT_LEADER_STEP) % n
+            _deal(t, _random_deal(t.seed, t.round, n))
+            ev.append(("round_start", t.round, t.round_leader))
+        t.ev = tuple(ev)
 
     def events(self, before: Any, seat: int, move: Move, after: Any) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
@@ -519,19 +644,22 @@ class ZwergenamulettEngine(Engine):
         """Other hands and the unseen rest are re-dealt among themselves, sizes kept. Won piles
         stay as they are: every player saw each trick while it was played."""
         s: ZState = state
+        n = s.n
+        unseen = dict.fromkeys(CARD_IDS, 0)  # counted in display order, so nothing to sort
+        for card in s.out:
+            unseen[card] += 1
+        places = [n] * len(s.out)
+        for p in range(n):
+            if p != seat:
+                for card, copies in s.hands[p].items():
+                    unseen[card] += copies
+                places += [p] * sum(s.hands[p].values())
+        shuffle_by(places, rng.getrandbits(256))
         t = s.clone()
-        pool = list(s.out)
-        for p in range(s.n):
+        hands, t.out = _placed(cards_in(unseen), places, n)
+        for p in range(n):
             if p != seat:
-                pool.extend(s.hands[p])
-        rng.shuffle(pool)
-        k = 0
-        for p in range(s.n):
-            if p != seat:
-                size = len(s.hands[p])
-                t.hands[p] = tuple(sorted(pool[k : k + size]))
-                k += size
-        t.out = tuple(sorted(pool[k:]))
+                t.hands[p] = hands[p]
         return t
 
 

@@ -50,13 +50,13 @@ def random_game(
 
 def cards_on_table(state: Any) -> Counter[str]:
     """Every card of the round wherever it lies: hands, unseen rest, won piles, live trick."""
-    faces = Counter[int](state.out)
+    cards = Counter(state.out)
     for hand in state.hands:
-        faces.update(hand)
+        cards.update(hand)
     for pile in state.won:
-        faces.update({f: c for f, c in enumerate(pile) if c})
-    faces.update(state.trick)
-    return Counter({rules.CARD_IDS[f]: c for f, c in faces.items()})
+        cards.update(rules.CARD_IDS[f] for f in pile)
+    cards.update(rules.CARD_IDS[f] for f in state.trick)
+    return cards
 
 
 def rulebook_winner(cards: list[dict[str, Any]]) -> int:
@@ -98,12 +98,19 @@ def test_cards_gold_and_tricks_stay_consistent(
 
 
 def scrambled_piles(state: Any, rng: random.Random, keep: int | None) -> Any:
-    """The same table with different (made-up) contents in every won pile but `keep`'s."""
+    """The same table with different (made-up) contents in every won pile but `keep`'s. Each
+    pile keeps its size: how many tricks a player won is public."""
     other = state.clone()
-    for seat in range(state.n):
-        if seat != keep:
-            other.won[seat] = tuple(rng.randrange(3) for _ in range(rules.NUM_FACES))
+    other.won = tuple(
+        pile if seat == keep else made_up_pile(rng, len(pile))
+        for seat, pile in enumerate(state.won)
+    )
     return other
+
+
+def made_up_pile(rng: random.Random, size: int) -> bytes:
+    """The faces of `size` random cards."""
+    return bytes(rng.randrange(rules.NUM_FACES) for _ in range(size))
 
 
 @settings(max_examples=25, deadline=None)
@@ -123,14 +130,14 @@ def test_views_hide_hands_rest_and_won_tricks(
                 # Other hands and the unseen rest, dealt afresh, look the same to `viewer`.
                 assert ENG.view(ENG.determinize(after, viewer, rng), viewer) == view
                 mine = Counter(ENG.view(after, viewer)["hand"])
-                assert mine == Counter(rules.CARD_IDS[f] for f in after.hands[viewer])
+                assert mine == Counter(after.hands[viewer])
             # Won piles never show; with the memory aid a player sees only their own.
             keep = viewer if memory_aid else None
             assert ENG.view(scrambled_piles(after, rng, keep), viewer) == view
             if memory_aid and viewer is not None:
                 own = Counter(view["my_won"])
                 pile = after.won[viewer]
-                assert own == Counter({rules.CARD_IDS[f]: c for f, c in enumerate(pile) if c})
+                assert own == Counter(rules.CARD_IDS[f] for f in pile)
             else:
                 assert view["my_won"] is None
 
@@ -150,6 +157,6 @@ def test_determinize_keeps_what_the_seat_knows(players: int, seed: int, viewer: 
     state = ENG.new_game(players, seed)
     other = ENG.determinize(state, viewer, random.Random(seed))
     assert other.hands[viewer] == state.hands[viewer]
-    assert [len(h) for h in other.hands] == [len(h) for h in state.hands]
+    assert [sum(h.values()) for h in other.hands] == [sum(h.values()) for h in state.hands]
     assert cards_on_table(other) == DECK
     assert other.won == state.won and other.gold == state.gold

@@ -258,7 +258,7 @@ def test_tied_round_winners_both_take_gold_and_dwarves_need_an_amulet() -> None:
 
 def test_third_gold_wins_the_game() -> None:
     s = game(SWEEP)
-    s.gold, s.pool = [2, 2], 9  # white-box: a late round
+    s.gold, s.pool = (2, 2), 9  # white-box: a late round
     s = sweep_round(s)
     assert ENG.is_over(s)
     assert ENG.result(s)["winners"] == [0]
@@ -272,7 +272,7 @@ def test_third_gold_wins_the_game() -> None:
 
 def test_third_gold_at_once_shares_the_win() -> None:
     s = game(TIE)
-    s.gold, s.pool = [2, 2], 9  # white-box: a late round
+    s.gold, s.pool = (2, 2), 9  # white-box: a late round
     before = tie_round(s, keep_last=True)
     move = {"type": "play", "card": "zwerg_rot"}
     after = ENG.apply(before, before.turn, move)

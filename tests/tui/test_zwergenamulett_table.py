@@ -128,14 +128,15 @@ async def test_keys_and_clicks_pick_the_card_that_is_played() -> None:
         board = await wait_for_my_turn(pilot)
         assert len(board.groups) > 2
         await pilot.press("right", "right")
-        assert board.picked == board.groups[2][0]
+        picked = board.groups[2][0]
+        assert board.picked == picked
         lifted = [s.lifted for s in board.query_one("#hand", CardRow).slots]
         assert lifted.index(True) == 2 and lifted.count(True) == 1
         await pilot.press("enter")
         await settle(pilot)
         assert session.moves[[s for s, _ in session.moves].index(0)] == (
             0,
-            {"type": "play", "card": board.groups[2][0]},
+            {"type": "play", "card": picked},
         )
         # The mouse: a first click picks a card, a second click on it plays it.
         board = await wait_for_my_turn(pilot)
@@ -177,7 +178,7 @@ async def test_seven_dwarves_key_calls_and_a_false_call_ends_the_round() -> None
         board = app.screen.query_one(Board)
         assert board.table.view["round"] == 2
         log = app.screen.query_one("#log", EventLog).texts
-        assert "You calls 7 Zwerge! but cannot show seven dwarves." in log
+        assert "You called 7 Zwerge! but could not show seven dwarves." in log
         assert any(line.startswith("Round 1 ends with the call. Nobody") for line in log)
         # "s" opens the summary again.
         await pilot.press("s")
@@ -235,7 +236,7 @@ async def test_german_labels() -> None:
         mine = board.query_one(f"#seat-{board.table.seat}", PlayerArea)
         assert "Stich" in str(mine.border_subtitle)
         log = app.screen.query_one("#log", EventLog).texts
-        assert any(line.endswith("spielt eine Karte.") for line in log)
+        assert any(line.endswith(": Karte gespielt.") for line in log)
         descriptions = {b.binding.description for b in app.screen.active_bindings.values()}
         assert {"Karte spielen", "7 Zwerge!"} <= {str(d) for d in descriptions}
 
@@ -288,9 +289,9 @@ def test_every_event_kind_reads_as_a_sentence_in_both_languages() -> None:
         assert all("zwerg." not in t and "{" not in t and t.endswith((".", "!")) for t in texts)
         assert len(set(texts)) == len(texts)
     assert describe(events[4], names, "en") == (
-        "Round 2 scores: Ada 14, Bo 20 (amulet +5), Cy 3. Bo wins it."
+        "Round 2 scores: Ada 14, Bo 20 (amulet +5), Cy 3. Bo won it."
     )
-    assert describe(events[2], names, "de") == "Cy ruft 7 Zwerge! und zeigt 8 Zwerge."
+    assert describe(events[2], names, "de") == "Cy: 7 Zwerge! gerufen und 8 Zwerge gezeigt."
 
 
 async def test_hot_seat_hands_the_keyboard_to_whoever_must_play() -> None:

@@ -45,6 +45,10 @@ class ResultsScreen(TableScreen[str]):
             yield Static(tr("results.title"), id="results-title")
             won = ", ".join(self.names[s] for s in winners)
             yield Static(tr("results.won", names=won), id="results-won")
+            if "verified" in self.result:  # networked games: the fair-shuffle check
+                from tui.netplay import verify_line
+
+                yield Static(verify_line(self.result) or "", id="results-verified")
             with VerticalScroll(id="results-rows"):
                 for place, seat in enumerate(ranking(scores, board.LOW_SCORE_WINS), start=1):
                     winner = seat in winners

@@ -1,0 +1,238 @@
+"""What the screens need for networked tables: their words (English and German), the game
+screen with chat, presence and connection notes, and the small chat prompt.
+
+The game screen itself is the TUI's `GameScreen`: a networked table is just another
+`TableLink`. `NetGameScreen` only adds what a local table never has: a chat key, notices
+from the host (timer ran out, somebody is away) and the state of the connection.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Input, Static
+
+from tui.i18n import register, tr
+from tui.screens.base import KeySpec
+from tui.screens.game import GameScreen, LinkMessage
+
+if TYPE_CHECKING:
+    from tui.app import TabletopApp
+
+register(
+    {
+        "en": {
+            "net.key.chat": "Chat",
+            "net.chat_prompt": "Say something to the table (Enter sends, Esc cancels)",
+            "net.notice": "» {text}",
+            "net.connection.reconnecting": "Connection lost; reconnecting…",
+            "net.connection.connected": "Reconnected.",
+            "net.connection.host_away": "The host is away; waiting for them.",
+            "net.connection.host_back": "The host is back.",
+            "net.connection.closed": "The table closed: {message}",
+            "net.verified": "✔ Shuffles verified: the host's seed replays to this game.",
+            "net.not_verified": "⚠ Shuffles NOT verified: {note}",
+            "host.title": "Host a networked game",
+            "host.game": "Game",
+            "host.name": "Your name",
+            "host.server": "Relay (empty: start one on this machine)",
+            "host.lan": "Advertise on the LAN (mDNS) and listen on all interfaces",
+            "host.open": "Open the room",
+            "host.opening": "Opening the room…",
+            "host.failed": "Could not open the room: {message}",
+            "netlobby.title": "{game}: room {code}",
+            "netlobby.code_hint": (
+                "Friends join with:  tabletop-tui join {code}   (or Join in the menu)"
+            ),
+            "netlobby.seats": "Seats",
+            "netlobby.empty": "(empty)",
+            "netlobby.host": "host",
+            "netlobby.person": "player",
+            "netlobby.bot": "bot ({level})",
+            "netlobby.online": "connected",
+            "netlobby.offline": "away",
+            "netlobby.spectators": "Spectators: {n}",
+            "netlobby.add_bot": "+ Bot",
+            "netlobby.kick": "Kick",
+            "netlobby.more": "+ Seat",
+            "netlobby.fewer": "− Seat",
+            "netlobby.timer": "Turn timer in seconds (empty: off)",
+            "netlobby.takeover": "Bot takes an away seat after seconds (empty: never)",
+            "netlobby.apply": "Apply",
+            "netlobby.start": "Start",
+            "netlobby.chat": "Chat",
+            "netlobby.say": "Say something (Enter sends)",
+            "netlobby.waiting": "Waiting for the host to start…",
+            "netlobby.bad_number": "Enter a whole number of seconds, or leave it empty.",
+            "netlobby.you": "you",
+            "join.title": "Join a game",
+            "join.code": "Join code (e.g. K7QX-9MPA)",
+            "join.name": "Your name",
+            "join.server": "Relay HOST:PORT (empty: find the room by its code)",
+            "join.watch": "Watch as a spectator",
+            "join.join": "Join",
+            "join.joining": "Joining…",
+            "join.failed": "Could not join: {message}",
+        },
+        "de": {
+            "net.key.chat": "Chat",
+            "net.chat_prompt": "Etwas an den Tisch sagen (Enter sendet, Esc bricht ab)",
+            "net.notice": "» {text}",
+            "net.connection.reconnecting": "Verbindung verloren; verbinde neu…",
+            "net.connection.connected": "Wieder verbunden.",
+            "net.connection.host_away": "Der Gastgeber ist weg; wir warten.",
+            "net.connection.host_back": "Der Gastgeber ist zurück.",
+            "net.connection.closed": "Der Tisch wurde geschlossen: {message}",
+            "net.verified": "✔ Mischen geprüft: der Startwert des Gastgebers ergibt dieses Spiel.",
+            "net.not_verified": "⚠ Mischen NICHT bestätigt: {note}",
+            "host.title": "Ein Netzwerkspiel eröffnen",
+            "host.game": "Spiel",
+            "host.name": "Dein Name",
+            "host.server": "Relay (leer: auf diesem Rechner starten)",
+            "host.lan": "Im LAN ankündigen (mDNS) und auf allen Schnittstellen lauschen",
+            "host.open": "Raum öffnen",
+            "host.opening": "Raum wird geöffnet…",
+            "host.failed": "Raum konnte nicht geöffnet werden: {message}",
+            "netlobby.title": "{game}: Raum {code}",
+            "netlobby.code_hint": (
+                "Mitspielen mit:  tabletop-tui join {code}   (oder Beitreten im Menü)"
+            ),
+            "netlobby.seats": "Plätze",
+            "netlobby.empty": "(frei)",
+            "netlobby.host": "Gastgeber",
+            "netlobby.person": "Person",
+            "netlobby.bot": "Bot ({level})",
+            "netlobby.online": "verbunden",
+            "netlobby.offline": "weg",
+            "netlobby.spectators": "Zuschauer: {n}",
+            "netlobby.add_bot": "+ Bot",
+            "netlobby.kick": "Entfernen",
+            "netlobby.more": "+ Platz",
+            "netlobby.fewer": "− Platz",
+            "netlobby.timer": "Zugzeit in Sekunden (leer: aus)",
+            "netlobby.takeover": "Bot übernimmt einen leeren Platz nach Sekunden (leer: nie)",
+            "netlobby.apply": "Übernehmen",
+            "netlobby.start": "Los",
+            "netlobby.chat": "Chat",
+            "netlobby.say": "Etwas sagen (Enter sendet)",
+            "netlobby.waiting": "Warte, bis der Gastgeber startet…",
+            "netlobby.bad_number": "Eine ganze Zahl Sekunden eingeben oder leer lassen.",
+            "netlobby.you": "du",
+            "join.title": "Einem Spiel beitreten",
+            "join.code": "Beitrittscode (z. B. K7QX-9MPA)",
+            "join.name": "Dein Name",
+            "join.server": "Relay HOST:PORT (leer: Raum über den Code finden)",
+            "join.watch": "Als Zuschauer beitreten",
+            "join.join": "Beitreten",
+            "join.joining": "Trete bei…",
+            "join.failed": "Beitritt fehlgeschlagen: {message}",
+        },
+    }
+)
+
+
+def verify_line(result: dict[str, Any]) -> str | None:
+    """The results screen's fair-shuffle line; None for tables without the check (local)."""
+    if "verified" not in result:
+        return None
+    if result["verified"]:
+        return tr("net.verified")
+    return tr("net.not_verified", note=result.get("verify_note", ""))
+
+
+class ChatPrompt(ModalScreen[str | None]):
+    """One line of chat; dismissed with the text, or None."""
+
+    DEFAULT_CSS = """
+    ChatPrompt { align: center bottom; }
+    ChatPrompt > Vertical {
+        width: 80%; height: auto; border: round $accent; background: $surface; padding: 0 1;
+        margin-bottom: 2;
+    }
+    """
+    BINDINGS: ClassVar = [("escape", "cancel", "")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(tr("net.chat_prompt"))
+            yield Input(id="chat-line", max_length=500)
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.dismiss(event.value.strip() or None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class NetGameScreen(GameScreen):
+    """The game screen for a networked table: chat, notices and connection state on top."""
+
+    KEYS: ClassVar[tuple[KeySpec, ...]] = (
+        *GameScreen.KEYS,
+        ("f4", "chat", "net.key.chat", True),
+    )
+
+    def on_link_message(self, message: LinkMessage) -> None:
+        data = message.data
+        kind = data.get("type")
+        if kind == "notice":
+            self._log([("note", tr("net.notice", text=data.get("text", "")))], note=True)
+        elif kind == "connection":
+            state = data.get("state", "")
+            text = tr(f"net.connection.{state}", message=data.get("message", ""))
+            self._log([("note", text)], note=True)
+            if state in ("reconnecting", "closed", "host_away"):
+                self.notify(text, severity="warning")
+        else:
+            super().on_link_message(message)
+
+    def action_chat(self) -> None:
+        def said(text: str | None) -> None:
+            if text:
+                self.run_worker(self.link.send_chat(text), group="link")
+
+        self.app.push_screen(ChatPrompt(), said)
+
+
+def opening_app(opening: Callable[[], Screen[Any]], lang: str | None,
+                theme: str | None) -> TabletopApp:
+    """The app with `opening()` pushed over the menu (host and join from the command line);
+    leaving that screen lands in the menu."""
+    from tui.app import TabletopApp
+
+    class OpeningApp(TabletopApp):
+        def on_mount(self) -> None:
+            # Textual also runs TabletopApp.on_mount (the menu); open ours after it.
+            self.call_later(lambda: self.push_screen(opening()))
+
+    return OpeningApp(lang=lang, theme=theme)
+
+
+def host_app(args: Any, options: dict[str, Any]) -> TabletopApp:
+    """`tabletop-tui host [GAME]`: with a game (or --resume) the room opens at once."""
+    from net.hosting import HostPlan
+    from tui.screens.host import HostScreen
+
+    plan = HostPlan(args.game, args.seats or 0, options, server=args.server, lan=args.lan,
+                    port=args.port, resume=args.resume, host_name=args.name, level=args.level,
+                    seed=args.seed)
+    auto = args.game is not None or args.resume
+    return opening_app(lambda: HostScreen(plan, auto=auto), args.lang, args.theme)
+
+
+def join_app(args: Any) -> TabletopApp:
+    """`tabletop-tui join CODE`: joins at once; a failure stays on the form to fix."""
+    from tui.screens.join import JoinScreen
+
+    return opening_app(
+        lambda: JoinScreen(args.code, args.name or "", args.server, args.watch, auto=True),
+        args.lang, args.theme,
+    )

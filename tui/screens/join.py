@@ -1,0 +1,88 @@
+"""Joining by code from the menu (or `tabletop-tui join CODE`). A code that cannot be one, a
+room nobody has opened, a full table: each gets one clear line, and the form stays as typed."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.widgets import Button, Footer, Input, Static, Switch
+
+from net import codes
+from net.client import JoinError, RemoteLink
+from tui.i18n import tr
+from tui.screens.base import KeySpec, TableScreen
+from tui.screens.host import login_name
+from tui.screens.net_lobby import CSS, PeerLobbyScreen
+from tui.widgets import ActionButton
+
+
+class JoinScreen(TableScreen[None]):
+    DEFAULT_CSS = CSS.replace("NetLobby", "JoinScreen")
+    KEYS: ClassVar[tuple[KeySpec, ...]] = (("escape", "back", "key.back", True),)
+
+    def __init__(self, code: str = "", name: str = "", server: str | None = None,
+                 watch: bool = False, *, auto: bool = False) -> None:
+        super().__init__()
+        self.code, self.player, self.server, self.watch = code, name, server or "", watch
+        self.auto = auto
+        self.error = ""
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="netlobby-box"):
+            yield Static(tr("join.title"), id="netlobby-title")
+            yield Static(tr("join.code"), classes="netlobby-heading")
+            yield Input(self.code, id="code", placeholder="K7QX-9MPA", max_length=20)
+            yield Static(tr("join.name"), classes="netlobby-heading")
+            yield Input(self.player, id="name", placeholder=login_name(), max_length=32)
+            yield Static(tr("join.server"), classes="netlobby-heading")
+            yield Input(self.server, id="server", placeholder="127.0.0.1:8765")
+            yield Switch(self.watch, id="watch")
+            yield Static(tr("join.watch"), classes="netlobby-label")
+            yield Static(self.error, id="netlobby-error")
+            yield ActionButton(tr("join.join"), id="join", variant="success")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#code", Input).focus()
+        if self.auto:
+            self.run_worker(self.join(), group="join", exclusive=True)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "join":
+            self.start_join()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.start_join()
+
+    def start_join(self) -> None:
+        self.code = self.query_one("#code", Input).value.strip()
+        self.player = self.query_one("#name", Input).value.strip()
+        self.server = self.query_one("#server", Input).value.strip()
+        self.watch = self.query_one("#watch", Switch).value
+        self.run_worker(self.join(), group="join", exclusive=True)
+
+    async def join(self) -> None:
+        try:
+            link = RemoteLink(self.code, self.player or login_name(), server=self.server or None,
+                              watch=self.watch)
+        except codes.BadCode as exc:
+            self.show_error(tr("join.failed", message=str(exc)))
+            return
+        self.show_error(tr("join.joining"))
+        try:
+            await link.connect()
+        except JoinError as exc:
+            self.show_error(tr("join.failed", message=exc.message))
+            return
+        self.app.switch_screen(PeerLobbyScreen(link, link.engine))
+
+    def show_error(self, text: str) -> None:
+        self.error = text
+        self.query_one("#netlobby-error", Static).update(text)
+
+    def action_back(self) -> None:
+        self.dismiss()

@@ -1,0 +1,324 @@
+"""The room before the game: the join code, seats filling up, who is connected, chat.
+
+The host's lobby can change the table (bots, kicks, seat count, options, turn timer, bot
+takeover) and start it; a peer's lobby shows the same room read-only and follows the host into
+the game. Both replace themselves with the game screen once the first table arrives.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Button, Footer, Input, Static, Switch
+
+from engines import get_engine
+from net import codes
+from net.client import RemoteLink
+from net.host import HostLink
+from net.hosting import Room
+from net.link import Message
+from tui import boards
+from tui.i18n import tr
+from tui.netplay import NetGameScreen
+from tui.screens.base import KeySpec, TableScreen
+from tui.screens.game import LinkMessage
+from tui.widgets import ActionButton, EventLog
+
+CSS = """
+NetLobby #netlobby-box { padding: 1 2; }
+NetLobby #netlobby-title { text-style: bold; color: $accent; height: 1; }
+NetLobby #netlobby-code {
+    text-style: bold; color: $accent; border: double $felt-edge; background: $felt;
+    width: auto; padding: 0 3; margin: 1 0 0 0; height: 3; content-align: center middle;
+}
+NetLobby #netlobby-hint { color: $text-muted; height: auto; margin-bottom: 1; }
+NetLobby .netlobby-heading { text-style: bold; color: $primary; height: 1; margin-top: 1; }
+NetLobby .netseat { height: 1; }
+NetLobby .netseat Static { width: auto; margin-right: 2; }
+NetLobby .netseat ActionButton { min-width: 8; height: 1; border: none; margin-right: 1; }
+NetLobby .netlobby-row { height: auto; }
+NetLobby .netlobby-row ActionButton { margin-right: 2; }
+NetLobby .netlobby-row Input { width: 14; }
+NetLobby .netlobby-label { height: 3; content-align: left middle; padding-left: 1; }
+NetLobby #netlobby-chat { height: 8; border: round $felt-edge; }
+NetLobby #netlobby-error { color: $error; text-style: bold; height: auto; }
+"""
+
+
+class NetLobby(TableScreen[None]):
+    """What both lobbies share: code, seats, spectators, chat."""
+
+    DEFAULT_CSS = CSS
+    KEYS: ClassVar[tuple[KeySpec, ...]] = (("escape", "leave", "key.back", True),)
+
+    def __init__(self, engine_id: str, code: str) -> None:
+        super().__init__()
+        self.engine_id = engine_id
+        self.engine = get_engine(engine_id)
+        boards.board_module(engine_id)  # registers the game's option labels
+        self.code = codes.display(code)
+        self.seats: list[dict[str, Any]] = []
+        self.spectators = 0
+        self.chat_lines: list[str] = []
+        self.error = ""
+        self.me: int | None = None
+        self._gone = False
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="netlobby-box"):
+            yield Static(tr("netlobby.title", game=self.engine.title, code=self.code),
+                         id="netlobby-title")
+            yield Static(self.code, id="netlobby-code")
+            yield Static(tr("netlobby.code_hint", code=self.code), id="netlobby-hint")
+            yield Static(tr("netlobby.seats"), classes="netlobby-heading")
+            yield Vertical(id="netlobby-seats")
+            yield Static(id="netlobby-spectators")
+            yield from self.compose_controls()
+            yield Static(self.error, id="netlobby-error")
+            yield Static(tr("netlobby.chat"), classes="netlobby-heading")
+            yield EventLog(id="netlobby-chat", lines=self.chat_lines)
+            yield Input(placeholder=tr("netlobby.say"), id="netlobby-say", max_length=500)
+        yield Footer()
+
+    def compose_controls(self) -> ComposeResult:
+        yield from ()
+
+    async def on_mount(self) -> None:
+        await self.show_seats()
+
+    async def retranslate(self) -> None:
+        await super().retranslate()
+        await self.show_seats()
+
+    # -- seats -------------------------------------------------------------------------------
+    def seat_text(self, index: int, seat: dict[str, Any]) -> list[str]:
+        kind = seat["kind"]
+        if kind == "empty":
+            what = tr("netlobby.empty")
+        elif kind == "bot":
+            what = tr("netlobby.bot", level=seat["bot"])
+        else:
+            what = tr(f"netlobby.{kind}")
+        name = seat["name"] + (f" ({tr('netlobby.you')})" if index == self.me else "")
+        parts = [tr("lobby.seat", n=index + 1), what]
+        if kind != "empty":
+            parts.append(name)
+            parts.append(tr("netlobby.online" if seat["connected"] else "netlobby.offline"))
+        return parts
+
+    def seat_buttons(self, index: int, seat: dict[str, Any]) -> list[ActionButton]:
+        return []
+
+    async def show_seats(self) -> None:
+        box = self.query_one("#netlobby-seats", Vertical)
+        await box.remove_children()
+        rows = []
+        for index, seat in enumerate(self.seats):
+            cells: list[Any] = [Static(text) for text in self.seat_text(index, seat)]
+            cells += self.seat_buttons(index, seat)
+            rows.append(Horizontal(*cells, classes="netseat"))
+        await box.mount(*rows)
+        self.query_one("#netlobby-spectators", Static).update(
+            tr("netlobby.spectators", n=self.spectators)
+        )
+
+    def add_chat(self, message: Message) -> None:
+        line = tr("game.chat", name=message.get("name"), text=message.get("text"))
+        self.chat_lines.append(line)
+        self.query_one("#netlobby-chat", EventLog).add(line)
+
+    def set_error(self, text: str) -> None:
+        self.error = text
+        self.query_one("#netlobby-error", Static).update(text)
+
+    # -- messages ----------------------------------------------------------------------------
+    async def on_link_message(self, message: LinkMessage) -> None:
+        data = message.data
+        kind = data.get("type")
+        if kind == "lobby":
+            self.seats = list(data["seats"])
+            await self.show_seats()
+        elif kind == "presence":
+            self.seats = list(data["players"])
+            self.spectators = int(data.get("spectators", 0))
+            await self.show_seats()
+        elif kind == "chat":
+            self.add_chat(data)
+        elif kind in ("sync", "update"):
+            self.enter_game()
+        elif kind == "connection" and data.get("state") == "closed":
+            self.set_error(tr("net.connection.closed", message=data.get("message", "")))
+
+    def enter_game(self) -> None:
+        raise NotImplementedError
+
+    async def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "netlobby-say":
+            event.stop()
+            text = event.value.strip()
+            event.input.value = ""
+            if text:
+                await self.say(text)
+
+    async def say(self, text: str) -> None:
+        raise NotImplementedError
+
+
+class HostLobbyScreen(NetLobby):
+    """The host's room: it decides who sits where and when the game starts."""
+
+    def __init__(self, room: Room) -> None:
+        super().__init__(room.host.engine.id, room.host.code)
+        self.room = room
+        self.host = room.host
+        self.me = next((i for i, s in enumerate(self.host.seats) if s.local), None)
+        self.seats = self.host.seat_list()
+        self.spectators = self.host.spectators()
+        self.chat_lines = [tr("game.chat", name=c["name"], text=c["text"])
+                           for c in self.host.chat_log]
+        self._listener = lambda data: self.post_message(LinkMessage(data))
+
+    def compose_controls(self) -> ComposeResult:
+        with Horizontal(classes="netlobby-row"):
+            yield ActionButton(tr("netlobby.more"), id="more")
+            yield ActionButton(tr("netlobby.fewer"), id="fewer")
+        yield Static(tr("lobby.options"), classes="netlobby-heading")
+        for name, default in self.engine.options.items():
+            value = self.host.options.get(name, default)
+            with Horizontal(classes="netlobby-row"):
+                if isinstance(default, bool):
+                    yield Switch(value, id=f"opt-{name}")
+                else:
+                    yield Input(str(value), type="integer", id=f"opt-{name}")
+                yield Static(tr(f"option.{self.engine_id}.{name}"), classes="netlobby-label")
+        for field in ("timer", "takeover"):
+            value = getattr(self.host, field)
+            with Horizontal(classes="netlobby-row"):
+                yield Input("" if value is None else f"{value:g}", type="integer", id=field)
+                yield Static(tr(f"netlobby.{field}"), classes="netlobby-label")
+        with Horizontal(classes="netlobby-row"):
+            yield ActionButton(tr("netlobby.apply"), id="apply")
+            yield ActionButton(tr("netlobby.start"), id="start", variant="success")
+
+    async def on_mount(self) -> None:
+        self.host.add_listener(self._listener)
+        await super().on_mount()
+
+    def on_unmount(self) -> None:
+        self.host.remove_listener(self._listener)
+
+    def seat_buttons(self, index: int, seat: dict[str, Any]) -> list[ActionButton]:
+        if seat["kind"] == "empty":
+            return [ActionButton(tr("netlobby.add_bot"), id=f"bot-{index}", compact=True)]
+        if seat["kind"] in ("person", "bot"):
+            return [ActionButton(tr("netlobby.kick"), id=f"kick-{index}", compact=True)]
+        return []
+
+    async def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        button = event.button.id or ""
+        self.set_error("")
+        try:
+            if button.startswith("bot-"):
+                self.host.add_bot(int(button[4:]))
+            elif button.startswith("kick-"):
+                self.host.kick(int(button[5:]))
+            elif button == "more":
+                self.host.set_seats(len(self.host.seats) + 1)
+            elif button == "fewer":
+                self.host.set_seats(len(self.host.seats) - 1)
+            elif button == "apply":
+                self.apply_settings()
+            elif button == "start":
+                self.apply_settings()
+                self.host.start()
+                self.enter_game()
+        except ValueError as exc:
+            self.set_error(str(exc))
+
+    def apply_settings(self) -> None:
+        """Options, timer and takeover as typed; ValueError (nothing changed) if one is bad."""
+        options: dict[str, Any] = {}
+        for name, default in self.engine.options.items():
+            if isinstance(default, bool):
+                options[name] = self.query_one(f"#opt-{name}", Switch).value
+            else:
+                options[name] = int(self.query_one(f"#opt-{name}", Input).value or default)
+        seconds: dict[str, float | None] = {}
+        for field in ("timer", "takeover"):
+            text = self.query_one(f"#{field}", Input).value.strip()
+            try:
+                seconds[field] = None if not text else int(text)
+            except ValueError:
+                raise ValueError(tr("netlobby.bad_number")) from None
+        if seconds["timer"] is not None and seconds["timer"] <= 0:
+            raise ValueError(tr("netlobby.bad_number"))
+        if not self.host.started:
+            for name, value in options.items():
+                self.host.set_option(name, value)
+        self.host.set_timer(seconds["timer"])
+        self.host.set_takeover(seconds["takeover"])
+
+    async def say(self, text: str) -> None:
+        self.host.send_chat(text)
+
+    def enter_game(self) -> None:
+        if self._gone:
+            return
+        self._gone = True
+        self.host.remove_listener(self._listener)
+        self.app.switch_screen(NetGameScreen(RoomLink(self.room), self.engine_id))
+
+    async def action_leave(self) -> None:
+        self._gone = True
+        await self.room.close()
+        self.dismiss()
+
+
+class RoomLink(HostLink):
+    """The host's own table; leaving it closes the room (and the relay started for it)."""
+
+    def __init__(self, room: Room) -> None:
+        super().__init__(room.host)
+        self.room = room
+
+    async def close(self) -> None:
+        await super().close()
+        await self.room.close()
+
+
+class PeerLobbyScreen(NetLobby):
+    """A joined player's (or spectator's) view of the room until the host starts."""
+
+    def __init__(self, link: RemoteLink, engine_id: str) -> None:
+        super().__init__(engine_id, link.code)
+        self.link = link
+        self.me = link.seat
+        lobby = link.lobby or {}
+        self.seats = list(link.players or lobby.get("seats", []))
+        self.chat_lines = [tr("game.chat", name=c["name"], text=c["text"]) for c in link.chat]
+
+    def compose_controls(self) -> ComposeResult:
+        yield Static(tr("netlobby.waiting"), classes="netlobby-heading")
+
+    async def on_mount(self) -> None:
+        self.link.set_listener(lambda data: self.post_message(LinkMessage(data)))
+        await super().on_mount()
+        if self.link.table is not None:
+            self.enter_game()
+
+    async def say(self, text: str) -> None:
+        await self.link.send_chat(text)
+
+    def enter_game(self) -> None:
+        if self._gone:
+            return
+        self._gone = True
+        self.app.switch_screen(NetGameScreen(self.link, self.engine_id))
+
+    async def action_leave(self) -> None:
+        self._gone = True
+        await self.link.close()
+        self.dismiss()

@@ -112,23 +112,43 @@ class Engine(ABC):
 
 
 class Bot(Protocol):
-    """A player made of code. It may read `eng.view(state, seat)` and `eng.legal_moves`, and
-    may sample hidden information with `eng.determinize`; it never reads the state directly.
-    Returns None only when every legal move is optional (an interrupt it lets pass)."""
+    """A player made of code. It decides from exactly what its seat is shown (the view and the
+    legal moves), so it can play a local seat from the engine's state and a remote seat from
+    the frames a peer receives alike, and can never peek at hidden state. Either call returns
+    None only when every legal move is optional (an interrupt it lets pass)."""
 
     name: str
+
+    def decide(self, view: View, legal: list[Move], rng: random.Random) -> Move | None: ...
 
     def choose(self, eng: Engine, state: Any, seat: int, rng: random.Random) -> Move | None: ...
 
 
-class RandomBot:
+class ViewBot:
+    """Base of every bot: `choose` shows the bot its seat's view and legal moves; subclasses
+    write `decide`. A bot may override `choose` with a faster path that gives the same answer
+    (random playouts call it hundreds of thousands of times)."""
+
+    name = "bot"
+
+    def decide(self, view: View, legal: list[Move], rng: random.Random) -> Move | None:
+        raise NotImplementedError
+
+    def choose(self, eng: Engine, state: Any, seat: int, rng: random.Random) -> Move | None:
+        return self.decide(eng.view(state, seat), eng.legal_moves(state, seat), rng)
+
+
+class RandomBot(ViewBot):
     """Picks uniformly among the legal moves: the floor every other bot must beat."""
 
     name = "random"
 
+    def decide(self, view: View, legal: list[Move], rng: random.Random) -> Move | None:
+        return rng.choice(legal) if legal else None
+
     def choose(self, eng: Engine, state: Any, seat: int, rng: random.Random) -> Move | None:
-        moves = eng.legal_moves(state, seat)
-        return rng.choice(moves) if moves else None
+        legal = eng.legal_moves(state, seat)
+        return rng.choice(legal) if legal else None
 
 
 def check_stack(stack: Any, deck: Sequence[Hashable], what: str = "stack") -> list[Any]:

@@ -11,11 +11,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engines.base import Engine, Move
+from engines.base import Move, View, ViewBot
 from engines.schoene.cards import extra_points
 
 
-class StrongBot:
+class StrongBot(ViewBot):
     """Takes a card when its net cost is below a threshold that rises as chips run low; lets a
     card that only fits its own run go round once more to collect chips when nobody else
     wants it; lays the pig on a card that would otherwise cost dearly."""
@@ -39,12 +39,11 @@ class StrongBot:
         self.pig_cost = pig_cost
         self.milk_chips = milk_chips
 
-    def choose(self, eng: Engine, state: Any, seat: int, rng: random.Random) -> Move | None:
-        legal = eng.legal_moves(state, seat)
+    def decide(self, view: View, legal: list[Move], rng: random.Random) -> Move | None:
         if len(legal) <= 1:
             return legal[0] if legal else None
         kinds = {move["type"] for move in legal}
-        return {"type": self._decide(eng.view(state, seat), seat, kinds)}
+        return {"type": self._decide(view, view["seat"], kinds)}
 
     def _decide(self, view: dict[str, Any], seat: int, kinds: set[str]) -> str:
         can_pay = "pay" in kinds

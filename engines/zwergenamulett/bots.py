@@ -32,7 +32,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engines.base import Engine, Move
+from engines.base import Move, View, ViewBot
 from engines.zwergenamulett.rules import (
     AMULET,
     CARD_IDS,
@@ -57,7 +57,7 @@ SEVEN_DWARVES_VALUE = 40.0  # reaching seven dwarves wins the round on the spot
 MEMORY_LIMIT = 50_000
 
 
-class RandomBot:
+class RandomBot(ViewBot):
     """A random card when it is this seat's turn; otherwise it lets the moment pass.
 
     Random playouts are made of this bot, so it is kept cheap. It asks the engine's
@@ -69,13 +69,19 @@ class RandomBot:
 
     name = "random"
 
+    def decide(self, view: View, legal: list[Move], rng: random.Random) -> Move | None:
+        cards = [m["card"] for m in legal if m["type"] == "play"]
+        return _pick(cards, rng)
+
     def choose(
         self, eng: ZwergenamulettEngine, state: Any, seat: int, rng: random.Random
     ) -> Move | None:
-        cards = eng.playable(state, seat)
-        if not cards:
-            return None
-        return {"type": "play", "card": cards[int(rng.random() * len(cards))]}
+        return _pick(eng.playable(state, seat), rng)
+
+
+def _pick(cards: list[str], rng: random.Random) -> Move | None:
+    """One of `cards` to play, uniformly (one `rng.random()`: see RandomBot), or None."""
+    return {"type": "play", "card": cards[int(rng.random() * len(cards))]} if cards else None
 
 
 class Knowledge:
@@ -120,7 +126,7 @@ class Knowledge:
         return sum(DWARVES[f] * self.won[f] for f in range(NUM_FACES))
 
 
-class StrongBot:
+class StrongBot(ViewBot):
     """Takes tricks that pay, with the cheapest card that takes them; otherwise throws the card
     that gives the others least. Announces seven dwarves only when it counted them itself."""
 
@@ -177,9 +183,9 @@ class StrongBot:
         return not trick or k.see(done, [FACE_INDEX[c["card"]] for c in trick])
 
     # -- choosing ------------------------------------------------------------------------
-    def choose(self, eng: Engine, state: Any, seat: int, rng: random.Random) -> Move | None:
-        view = eng.view(state, seat)
-        if view["over"]:
+    def decide(self, view: View, legal: list[Move], rng: random.Random) -> Move | None:
+        seat = view["seat"]
+        if view["over"] or seat is None:
             return None
         k, base = self._recall(view, seat)
         if k.dwarves() >= CLAIM_DWARVES:

@@ -184,3 +184,27 @@ def test_determinize_keeps_what_the_seat_knows(engine_id: str) -> None:
             assert eng.legal_moves(sample, seat) == eng.legal_moves(state, seat)
         assert snapshot(eng, state, n) == before
         state = eng.apply(state, *pick(eng, state, rng))
+
+
+@pytest.mark.parametrize("engine_id", cases())
+def test_bots_decide_from_what_the_seat_is_shown(engine_id: str) -> None:
+    """A bot playing a remote seat sees only the frames a peer receives; it must choose as it
+    would with the whole state in hand, or a networked bot would be a weaker one."""
+    eng = engine(engine_id)
+    n = min(max(3, eng.min_players), eng.max_players)
+    for level in ("random", "strong"):
+        bot = eng.bots[level]
+        state = eng.new_game(n, 21)
+        steps = 0
+        while not eng.is_over(state) and steps < 150:
+            mover = None
+            for seat in eng.to_act(state):
+                seen = roundtrip([eng.view(state, seat), eng.legal_moves(state, seat)])
+                remote = bot.decide(seen[0], seen[1], random.Random(steps))
+                local = bot.choose(eng, state, seat, random.Random(steps))
+                assert remote == local, f"{level} bot, seat {seat}, step {steps}"
+                if local is not None and mover is None:
+                    mover = (seat, local)
+            assert mover is not None, "every bot let the moment pass"
+            state = eng.apply(state, *mover)
+            steps += 1

@@ -1,0 +1,329 @@
+"""The peer side: a table on another machine, behind the relay, as a `TableLink`.
+
+`RemoteLink` delivers exactly the messages `LocalLink` does (sync, update, error, chat,
+presence; see net.link), so a game screen cannot tell a remote table from a local one. It adds
+what only networked play has:
+  {"type": "welcome", "seat", "name", "code", "engine", "options", "commitment"}
+  {"type": "lobby", "engine", "options", "seats", "timer", "takeover"}
+  {"type": "start", "engine", "options", "players", "commitment"}
+  {"type": "notice", "text"}                          e.g. a bot moved when time ran out
+  {"type": "connection", "state", "message"}          state: reconnecting, connected,
+                                                      host_away, host_back, closed
+and, once the game is over, result["verified"] (bool) and result["verify_note"] (a sentence)
+from the fair-shuffle check (net.fairness).
+
+A dropped connection is retried for a while with the seat token (kept in the user's data
+directory per room code), and the host answers a rejoin with a fresh sync.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections import deque
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from engines.base import Move
+from net import codes, discovery, fairness, store
+from net.link import Message, TableLink
+from net.protocol import (
+    HOST_TO_PEER,
+    RELAY_FRAMES,
+    WS_MAX_SIZE,
+    Frame,
+    ProtocolError,
+    check,
+    decode,
+    encode,
+)
+
+# Relay/host refusals after which trying again cannot help.
+_FINAL = {"kicked", "room_full", "room_closed", "version", "bad_code", "flood", "replaced"}
+
+
+class JoinError(Exception):
+    """Joining failed; `message` says why in words a player understands."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class RemoteLink(TableLink):
+    """A seat (or a spectator's chair) at a table hosted elsewhere."""
+
+    def __init__(
+        self,
+        code: str,
+        name: str = "",
+        *,
+        server: str | None = None,
+        watch: bool = False,
+        token: str | None = None,
+        remember: bool = True,
+        reconnect_for: float = 120.0,
+        join_timeout: float = 15.0,
+    ) -> None:
+        super().__init__()
+        self.code = codes.normalise(code)  # BadCode for text that is no code at all
+        self.name = name
+        self.server = server
+        self.watch = watch
+        self.remember = remember
+        self.token = token
+        if token is None and remember and (saved := store.load_token(self.code, name)):
+            self.token, self.name = saved
+        self.reconnect_for = reconnect_for
+        self.join_timeout = join_timeout
+        self.seats: list[int] = []
+        self.seat: int | None = None
+        self.engine = ""  # the game's engine id, from the host's welcome
+        self.commitment: str | None = None
+        self.lobby: Message | None = None
+        self.players: list[dict[str, Any]] = []
+        self.table: Message | None = None  # the latest sync/update, re-sent by start()
+        self.result: dict[str, Any] | None = None
+        self.seen: dict[int, dict[str, Any]] = {}
+        self.event_log: list[dict[str, Any]] = []
+        self.chat: list[Message] = []  # recent chat, for screens that open later
+        self.closed = asyncio.Event()
+        self.close_reason = ""
+        self.url = ""
+        self._ws: ClientConnection | None = None
+        self._seq = 0
+        self._reader: asyncio.Task[None] | None = None
+        self._echoes: deque[asyncio.Future[Any]] = deque()
+        self._closing = False
+
+    # -- connecting ----------------------------------------------------------------------------
+    async def connect(self) -> None:
+        """Find the room, join it and wait for the host's welcome; JoinError if refused."""
+        ws, welcome = await self._join_once()
+        self._ws = ws
+        self._welcome(welcome)
+        self._reader = asyncio.get_running_loop().create_task(self._read())
+
+    async def _join_once(self, open_timeout: float | None = None) -> tuple[ClientConnection, Frame]:
+        if self.server:
+            self.url = discovery.server_url(self.server)
+        else:
+            self.url = await discovery.resolve(self.code)
+        try:
+            ws = await connect(self.url, max_size=WS_MAX_SIZE, compression=None,
+                               open_timeout=open_timeout or self.join_timeout)
+        except Exception as exc:  # refused, reset mid-handshake, bad URL, timeout: unreachable
+            if not self.server and self.url == discovery.DEFAULT_URL:
+                raise JoinError(
+                    "no_room",
+                    f"no room {codes.display(self.code)} found on this machine or the LAN: "
+                    "check the code, or name the relay with --server HOST:PORT",
+                ) from None
+            raise JoinError("unreachable", f"cannot reach the relay at {self.url}: {exc}") from None
+        self._seq = 1
+        await ws.send(encode("join", seq=self._seq, code=self.code, name=self.name,
+                             token=self.token, watch=self.watch))
+        try:
+            async with asyncio.timeout(self.join_timeout):
+                while True:
+                    frame = decode(await ws.recv(), WS_MAX_SIZE)
+                    if frame["t"] == "error":
+                        raise JoinError(str(frame.get("code")), str(frame.get("message")))
+                    if frame["t"] == "welcome":
+                        check(frame, HOST_TO_PEER)
+                        return ws, frame
+                    # host_gone while we wait: the host will see our join when it is back.
+        except TimeoutError:
+            await ws.close()
+            raise JoinError("timeout", "the host did not answer; try again later") from None
+        except ConnectionClosed as exc:
+            raise JoinError("closed", f"the relay closed the connection ({exc})") from None
+        except ProtocolError as exc:
+            await ws.close()
+            raise JoinError(exc.code, f"the host sent something odd: {exc.message}") from None
+
+    def _welcome(self, frame: Frame) -> None:
+        self.seat = frame["seat"]
+        self.engine = frame["engine"]
+        self.seats = [] if self.seat is None else [self.seat]
+        self.token = frame["token"]
+        self.name = frame["name"]
+        self.commitment = frame["commitment"] or self.commitment
+        if self.remember and self.seat is not None:
+            store.save_token(self.code, self.token, self.name)
+        self.emit({"type": "welcome", **{k: v for k, v in frame.items() if k not in ("v", "t")}})
+
+    async def start(self) -> None:
+        """Connect if not yet connected, then hand the latest table to the (new) listener."""
+        if self._ws is None and self._reader is None:
+            await self.connect()
+        elif self.table is not None:
+            self.emit(dict(self.table, type="sync") if self.table["type"] == "sync"
+                      else self._as_sync(self.table))
+        elif self.lobby is not None:
+            self.emit(self.lobby)
+
+    def _as_sync(self, update: Message) -> Message:
+        message = {k: v for k, v in update.items() if k != "events"}
+        message["type"] = "sync"
+        message["log"] = list(self.event_log)
+        return message
+
+    # -- reading -----------------------------------------------------------------------------
+    async def _read(self) -> None:
+        while not self._closing:
+            ws = self._ws
+            assert ws is not None
+            try:
+                async for raw in ws:
+                    self._frame(raw)
+            except ConnectionClosed:
+                pass
+            if self._closing or self.closed.is_set():
+                return
+            self._ws = None
+            if not await self._reconnect():
+                return
+
+    async def _reconnect(self) -> bool:
+        self.emit({"type": "connection", "state": "reconnecting",
+                   "message": "connection lost; reconnecting"})
+        deadline = time.monotonic() + self.reconnect_for
+        delay = 0.1
+        last = "gave up reconnecting"
+        while time.monotonic() < deadline and not self._closing:
+            try:
+                # A short opening timeout: a dead relay on a port in the ephemeral range can
+                # make the kernel connect the socket to itself, which then never answers.
+                ws, welcome = await self._join_once(open_timeout=3.0)
+            except JoinError as exc:
+                last = exc.message
+                if exc.code in _FINAL:
+                    break
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 2.0)
+                continue
+            self._ws = ws
+            self._welcome(welcome)
+            self.emit({"type": "connection", "state": "connected", "message": "reconnected"})
+            return True
+        self._finish(last)
+        return False
+
+    def _finish(self, reason: str) -> None:
+        self.close_reason = reason
+        self.closed.set()
+        self.emit({"type": "connection", "state": "closed", "message": reason})
+
+    def _frame(self, raw: bytes | str) -> None:
+        try:
+            frame = decode(raw, WS_MAX_SIZE)
+            t = frame["t"]
+            if t in ("host_gone", "host_back") or (t == "error" and "fatal" in frame):
+                check(frame, RELAY_FRAMES)
+            else:
+                check(frame, HOST_TO_PEER)
+        except ProtocolError as exc:
+            self.emit({"type": "error", "seat": self.seat, "code": exc.code,
+                       "message": f"ignored a bad frame from the host: {exc.message}"})
+            return
+        body = {k: v for k, v in frame.items() if k not in ("v", "t")}
+        if t in ("sync", "update"):
+            self._table(t, body)
+        elif t == "error":
+            self.emit({"type": "error", "seat": self.seat, "code": body["code"],
+                       "message": body["message"]})
+            if body.get("fatal"):
+                self._finish(body["message"])
+        elif t == "host_gone":
+            self.emit({"type": "connection", "state": "host_away",
+                       "message": "the host is away; waiting for them to come back"})
+        elif t == "host_back":
+            self.emit({"type": "connection", "state": "host_back", "message": "the host is back"})
+        elif t == "echo":
+            if self._echoes:
+                self._echoes.popleft().set_result(body["data"])
+        elif t == "welcome":
+            self._welcome(frame)
+        else:
+            if t == "lobby":
+                self.lobby = {"type": "lobby", **body}
+            elif t == "start":
+                self.commitment = body["commitment"]
+            elif t == "presence":
+                self.players = body["players"]
+            elif t == "chat":
+                self.chat.append({"type": "chat", **body})
+                del self.chat[:-100]
+            self.emit({"type": t, **body})
+
+    def _table(self, t: str, body: dict[str, Any]) -> None:
+        reveal = body.pop("reveal", None)
+        if t == "sync":
+            self.event_log[:] = body["log"]
+        else:
+            self.event_log.extend(body["events"])
+        if body["seat"] == self.seat:
+            self.seen[body["state_no"]] = body["view"]
+        if body["result"] is not None:
+            body["result"] = self._verified(body["result"], reveal)
+        message = {"type": t, **body}
+        self.table = message
+        self.emit(message)
+
+    def _verified(self, result: dict[str, Any], reveal: dict[str, Any] | None) -> dict[str, Any]:
+        if self.result is None:
+            verdict = (fairness.verify(self.commitment, reveal, self.seat, self.seen, result)
+                       if reveal else fairness.Verdict(False, "the host did not reveal the seed"))
+            self.result = {**result, "verified": verdict.ok, "verify_note": verdict.reason}
+        return self.result
+
+    # -- sending ---------------------------------------------------------------------------------
+    async def _send(self, t: str, **fields: Any) -> bool:
+        ws = self._ws
+        if ws is None:
+            self.emit({"type": "error", "seat": self.seat, "code": "offline",
+                       "message": "not connected to the table right now"})
+            return False
+        self._seq += 1
+        try:
+            await ws.send(encode(t, seq=self._seq, **fields))
+        except ConnectionClosed:
+            return False
+        return True
+
+    async def send_move(self, seat: int, move: Move, state_no: int) -> None:
+        await self._send("move", seat=seat, state_no=state_no, move=move)
+
+    async def send_chat(self, text: str) -> None:
+        await self._send("chat", text=text)
+
+    async def request_sync(self) -> None:
+        await self._send("sync")
+
+    async def echo(self, data: bytes | str | int | None = None) -> Any:
+        """Round trip through relay and host (latency probes)."""
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._echoes.append(future)
+        await self._send("echo", data=data)
+        return await future
+
+    async def drop(self) -> None:
+        """Cut the connection as a crash would (tests): the link then tries to reconnect."""
+        if self._ws is not None:
+            await self._ws.close()
+
+    async def close(self) -> None:
+        self._closing = True
+        if self._ws is not None:
+            with contextlib.suppress(Exception):
+                await self._ws.close()
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._reader
+            self._reader = None

@@ -1,0 +1,101 @@
+"""Hosting a room from this machine: the relay (started here unless `--server` names one),
+the `NetHost`, and what makes the room findable by its code (rooms file, mDNS). Shared by the
+headless host and the host's screens, so both open rooms the same way."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from net import discovery, store
+from net.host import NetHost
+from net.relay import Relay
+
+log = logging.getLogger("tabletop.hosting")
+
+
+@dataclass
+class HostPlan:
+    """What `tabletop-tui host` was asked for."""
+
+    game: str | None
+    seats: int
+    options: dict[str, Any] = field(default_factory=dict)
+    server: str | None = None
+    lan: bool = False
+    port: int = discovery.DEFAULT_PORT
+    resume: bool = False
+    host_name: str | None = None  # None: the host does not play (headless)
+    level: str = "strong"
+    seed: int | None = None
+    bot_delay: float = 0.5
+
+
+async def start_relay(plan: HostPlan, say: Callable[[str], None]) -> tuple[Relay | None, str]:
+    """The relay a host uses: `server`, else one started here (127.0.0.1, or every interface
+    with `lan`). If the port is taken, assume a relay already runs there and use it."""
+    if plan.server:
+        return None, discovery.server_url(plan.server)
+    relay = Relay()
+    bind = "0.0.0.0" if plan.lan else "127.0.0.1"
+    try:
+        port = await relay.start(bind, plan.port)
+    except OSError:
+        say(f"port {plan.port} is in use; using the relay already running there")
+        return None, f"ws://127.0.0.1:{plan.port}"
+    return relay, f"ws://127.0.0.1:{port}"
+
+
+class Room:
+    """A hosted room plus what makes it findable; `close()` undoes all of it."""
+
+    def __init__(self, host: NetHost, relay: Relay | None, url: str) -> None:
+        self.host, self.relay, self.url = host, relay, url
+        self._advertiser: discovery.Advertiser | None = None
+
+    async def announce(self, lan: bool, say: Callable[[str], None]) -> None:
+        discovery.publish(self.host.code, self.url)
+        if lan and self.relay is not None:
+            self._advertiser = discovery.Advertiser()
+            try:
+                await self._advertiser.start(self.host.code, self.relay.port)
+            except Exception as exc:  # mDNS is a convenience: --server always works
+                say(f"cannot advertise on the LAN ({exc}); peers can use --server")
+                self._advertiser = None
+
+    async def close(self) -> None:
+        discovery.unpublish(self.host.code)
+        if self._advertiser is not None:
+            await self._advertiser.stop()
+        await self.host.close()
+        if self.relay is not None:
+            await self.relay.stop()
+
+
+async def open_room(plan: HostPlan, say: Callable[[str], None] = log.warning) -> Room:
+    """Start (or reuse) a relay and open the room, fresh or resumed from the last record.
+    OSError if no relay can be reached, ValueError if there is nothing to resume."""
+    relay, url = await start_relay(plan, say)
+    try:
+        if plan.resume:
+            path = store.last_record()
+            if path is None:
+                raise ValueError("there is no hosted game to resume")
+            host = NetHost.resume(path, url, bot_delay=plan.bot_delay)
+        else:
+            assert plan.game is not None
+            host = NetHost(plan.game, plan.seats, plan.options, relay_url=url,
+                           host_name=plan.host_name, level=plan.level, seed=plan.seed,
+                           bot_delay=plan.bot_delay)
+        await host.open()
+    except BaseException:
+        if relay is not None:
+            await relay.stop()
+        raise
+    room = Room(host, relay, url)
+    await room.announce(plan.lan, say)
+    if plan.resume:
+        await host.begin_resumed()
+    return room

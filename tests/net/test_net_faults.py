@@ -1,0 +1,141 @@
+"""Things going wrong at a networked table: dropped peers, silent players, crashed hosts."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from netsupport import Player
+from test_net_game import finish, open_table
+
+from net import store
+from net.client import RemoteLink
+from net.host import HostLink, NetHost
+from net.link import Message
+from net.relay import Relay
+
+
+def table(message: Message) -> bool:
+    return message["type"] in ("sync", "update")
+
+
+def to_act(seat: int) -> Any:
+    return lambda m: table(m) and m["result"] is None and seat in m["view"]["to_act"]
+
+
+async def close_all(host: NetHost, *players: Player) -> None:
+    await asyncio.gather(*(p.link.close() for p in players))
+    await host.close()
+
+
+async def test_a_dropped_peer_gets_its_seat_back_with_a_fresh_sync(relay: Relay) -> None:
+    host, me, (pia, per) = await open_table(relay, seed=3)
+    try:
+        pia.play = False
+        host.start()
+        await pia.wait_for(to_act(1))
+        heard = len(pia.messages)
+        pia.play = True
+        assert isinstance(pia.link, RemoteLink)
+        await pia.link.drop()
+        await me.wait_for(lambda m: m["type"] == "presence" and not m["players"][1]["connected"])
+        sync = await pia.wait_for(lambda m: m["type"] == "sync" and m is not None
+                                  and pia.messages.index(m) >= heard)
+        assert sync["seat"] == 1 and pia.link.seats == [1]
+        assert any(m["type"] == "connection" and m["state"] == "reconnecting"
+                   for m in pia.messages[heard:])
+        await finish(me, pia, per)
+        assert pia.result is not None and pia.result["verified"]
+        assert pia.result["scores"] == host.session.result()["scores"]
+    finally:
+        await close_all(host, pia, per)
+
+
+async def test_a_player_who_lost_the_token_rejoins_with_code_and_name(relay: Relay) -> None:
+    host, me, (pia, per) = await open_table(relay, seed=4)
+    try:
+        pia.play = False
+        host.start()
+        await pia.wait_for(to_act(1))
+        await pia.link.close()
+        await me.wait_for(lambda m: m["type"] == "presence" and not m["players"][1]["connected"])
+        again = Player(RemoteLink(host.code, "PIA", server=relay.url, remember=False), seed=8)
+        await again.link.connect()
+        sync = await again.wait_for(table)
+        assert sync["type"] == "sync" and sync["seat"] == 1 and again.link.seats == [1]
+        assert sync["log"] == host.session.log
+        await finish(me, again, per)
+    finally:
+        await close_all(host, pia, per)
+
+
+async def test_a_bot_takes_over_a_seat_whose_player_does_not_come_back(relay: Relay) -> None:
+    host, me, (pia, per) = await open_table(relay, seed=6, takeover=0.05)
+    try:
+        pia.play = False
+        host.start()
+        await pia.wait_for(to_act(1))
+        await pia.link.close()
+        await finish(me, per)
+        notices = [m["text"] for m in me.of("notice")]
+        assert any("Pia did not come back" in text for text in notices)
+        assert host.session is not None and host.session.over
+    finally:
+        await close_all(host, pia, per)
+
+
+async def test_when_the_turn_timer_runs_out_a_bot_moves_and_the_table_says_so(
+    relay: Relay,
+) -> None:
+    host, me, (pia, per) = await open_table(relay, seed=2)
+    try:
+        pia.play = False
+        host.set_timer(0.05)
+        host.start()
+        await finish(me, pia, per)
+        assert pia.moved == 0
+        assert host.session is not None
+        assert any(seat == 1 for seat, _ in host.session.moves)
+        notices = [m["text"] for m in per.of("notice")]
+        assert "time ran out for Pia; a bot moved for them" in notices
+    finally:
+        await close_all(host, pia, per)
+
+
+def crash(host: NetHost) -> None:
+    """Kill a host the hard way: no goodbye frame, the socket just dies."""
+    for task in list(host._tasks):
+        task.cancel()
+    assert host._ws is not None
+    host._ws.transport.abort()
+
+
+async def test_a_crashed_host_resumes_from_its_record_and_peers_rejoin(relay: Relay) -> None:
+    host, _me, (pia, per) = await open_table(relay, seed=13)
+    resumed: NetHost | None = None
+    try:
+        pia.play = False
+        host.start()
+        await pia.wait_for(to_act(1))
+        made = host.session.state_no
+        assert made > 0
+        crash(host)
+        await pia.wait_for(lambda m: m["type"] == "connection" and m["state"] == "host_away")
+        path = store.last_record()
+        assert path is not None
+        resumed = NetHost.resume(path, relay.url, bot_delay=0)
+        assert resumed.session is not None and resumed.session.state_no == made
+        assert resumed.code == host.code and resumed.commitment == host.commitment
+        mine = HostLink(resumed)
+        me2 = Player(mine, seed=99)
+        pia.play = True
+        await resumed.open()
+        await mine.start()
+        await resumed.begin_resumed()
+        await finish(me2, pia, per)
+        for peer in (pia, per):
+            assert peer.result is not None and peer.result["verified"], peer.result
+            assert peer.result["scores"] == resumed.session.result()["scores"]
+        assert [s["connected"] for s in resumed.seat_list()] == [True, True, True]
+    finally:
+        await close_all(resumed or host, pia, per)

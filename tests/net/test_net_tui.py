@@ -1,0 +1,73 @@
+"""Two real apps, one hosting and one joining through a relay on 127.0.0.1, driven by Pilot."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.pilot import Pilot
+
+from net.hosting import HostPlan
+from net.relay import Relay
+from tui.netplay import NetGameScreen, opening_app
+from tui.screens.host import HostScreen
+from tui.screens.join import JoinScreen
+from tui.screens.net_lobby import HostLobbyScreen, PeerLobbyScreen
+from tui.widgets import EventLog
+
+STEPS = 400
+
+
+async def until(pilot: Pilot[None], check: Any, what: str) -> Any:
+    for _ in range(STEPS):
+        await pilot.pause(0.01)
+        found = check()
+        if found:
+            return found
+    raise AssertionError(f"gave up waiting for {what}; screen is {pilot.app.screen}")
+
+
+def screen_of(pilot: Pilot[None], kind: type) -> Any:
+    return lambda: pilot.app.screen if isinstance(pilot.app.screen, kind) else None
+
+
+async def test_a_wrong_code_is_explained_on_the_join_screen(relay: Relay) -> None:
+    app = opening_app(lambda: JoinScreen("K7QX-9MPA", "Pia", relay.url, auto=True), "en", None)
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await until(pilot, screen_of(pilot, JoinScreen), "the join screen")
+        await until(pilot, lambda: "wrong or has expired" in screen.error, "the error")
+        assert "K7QX-9MPA" in screen.error
+
+
+async def test_two_apps_play_through_the_relay_and_see_each_others_moves(relay: Relay) -> None:
+    # Seed 17 lets seat 0 (the host, Hana) start.
+    plan = HostPlan("schoene", 3, server=relay.url, host_name="Hana", seed=17, bot_delay=0.2)
+    hosting = opening_app(lambda: HostScreen(plan, auto=True), "en", None)
+    async with hosting.run_test(size=(120, 60)) as host:
+        lobby = await until(host, screen_of(host, HostLobbyScreen), "the host's lobby")
+        code = lobby.host.display_code
+        joining = opening_app(lambda: JoinScreen(code.lower(), "Pia", relay.url, auto=True),
+                              "en", None)
+        async with joining.run_test(size=(120, 60)) as peer:
+            await until(peer, screen_of(peer, PeerLobbyScreen), "the peer's lobby")
+            await until(host, lambda: lobby.seats[1]["name"] == "Pia", "Pia in seat 2")
+            await peer.click("#netlobby-say")
+            await peer.press(*"hello", "enter")
+            await until(host, lambda: "Pia: hello" in lobby.chat_lines, "chat at the host")
+            await host.click("#bot-2")
+            await until(host, lambda: lobby.seats[2]["kind"] == "bot", "a bot in seat 3")
+            await host.click("#start")
+            host_game = await until(host, screen_of(host, NetGameScreen), "the host's table")
+            peer_game = await until(peer, screen_of(peer, NetGameScreen), "the peer's table")
+            await until(host, lambda: host_game.board is not None, "the host's board")
+            await until(peer, lambda: peer_game.latest is not None, "the peer's table")
+            assert peer_game.latest.state_no == 0 and peer_game.link.seats == [1]
+            assert host_game.latest.view["turn"] == 0
+            await host.press("space")  # Hana pays a chip
+            await until(peer, lambda: peer_game.latest.state_no >= 1, "the move at the peer")
+            log = peer_game.query_one("#log", EventLog).texts
+            assert any("Hana" in line for line in log), log
+            # The peer cannot see the host's chips; it sees its own.
+            view = peer_game.latest.view
+            assert view["players"][0]["chips"] is None and view["my_chips"] is not None
+            await peer_game.link.close()
+            await host_game.link.close()  # closes the room

@@ -1,0 +1,164 @@
+"""Join codes, frame decoding, the fair-shuffle check and same-machine discovery."""
+
+from __future__ import annotations
+
+import copy
+import math
+import os
+import stat
+from pathlib import Path
+from typing import Any
+
+import msgpack
+import pytest
+
+from net import codes, discovery, fairness
+from net.protocol import MAX_FRAME, PEER_FRAMES, VERSION, ProtocolError, check, decode, encode
+from net.session import HostSession, SeatInfo
+
+
+# -- join codes --------------------------------------------------------------------------------
+def test_codes_carry_forty_bits_and_read_back_however_they_are_typed() -> None:
+    assert len(set(codes.ALPHABET)) ** codes.LENGTH >= 2**40
+    assert math.log2(len(codes.ALPHABET)) * codes.LENGTH >= 40
+    code = codes.new_code()
+    shown = codes.display(code)
+    assert len(shown) == 9 and shown[4] == "-"
+    assert codes.normalise(shown) == code
+    assert codes.normalise(f"  {shown.lower()}  ") == code
+    assert codes.normalise("k7qx 9mpa") == "K7QX9MPA"
+    assert codes.normalise("OIL0-1234") == "0110" + "1234"  # O, I, L read as digits
+    assert not set("ILOU") & set(codes.ALPHABET)
+
+
+@pytest.mark.parametrize(("text", "why"), [("K7QX-9MP", "8 characters"), ("K7QX-9MPU", "'U'"),
+                                          ("K7QX-9MP!", "'!'")])
+def test_text_that_is_no_code_says_what_is_wrong(text: str, why: str) -> None:
+    with pytest.raises(codes.BadCode, match=why):
+        codes.normalise(text)
+
+
+def test_room_keys_do_not_reveal_codes() -> None:
+    assert codes.room_key("K7QX9MPA") != codes.room_key("K7QX9MPB")
+    assert "K7QX" not in codes.room_key("K7QX9MPA")
+
+
+# -- frames ------------------------------------------------------------------------------------
+def test_frames_round_trip_and_bad_ones_name_their_fault() -> None:
+    frame = decode(encode("chat", seq=1, text="hi"))
+    assert frame == {"v": VERSION, "t": "chat", "seq": 1, "text": "hi"}
+    assert check(frame, PEER_FRAMES) is frame
+    faults = {
+        b"\xc1": "malformed",
+        msgpack.packb({"t": "chat"}): "malformed",
+        msgpack.packb({"v": VERSION}): "malformed",
+        msgpack.packb({"v": VERSION + 1, "t": "chat"}): "version",
+        msgpack.packb({"v": True, "t": "chat"}): "malformed",
+        msgpack.packb(msgpack.ExtType(3, b"x")): "malformed",
+        b"\x91" * 5000 + b"\xc0": "malformed",
+        b"\x80" * (MAX_FRAME + 1): "too_big",
+    }
+    for data, code in faults.items():
+        with pytest.raises(ProtocolError) as caught:
+            decode(data)
+        assert caught.value.code == code
+    with pytest.raises(ProtocolError, match="field 'seq'"):
+        check(decode(encode("chat", seq=True, text="x")), PEER_FRAMES)
+    with pytest.raises(ProtocolError, match="unknown frame type"):
+        check(decode(encode("pickle", seq=1)), PEER_FRAMES)
+
+
+# -- fair shuffles -----------------------------------------------------------------------------
+def played(seed: int = 77) -> tuple[HostSession, str, dict[str, Any], dict[int, Any]]:
+    """A finished bot game, the host's commitment, its reveal, and what seat 1 saw."""
+    session = HostSession("schoene", [SeatInfo(f"B{i}", "random") for i in range(3)], seed)
+    salt = fairness.new_salt()
+    seen = {0: session.engine.view(session.state, 1)}
+    while (pending := session.pending_bot()) is not None:
+        session.submit(*pending)
+        seen[session.state_no] = session.engine.view(session.state, 1)
+    wire = msgpack.unpackb(msgpack.packb({"seen": seen, "record": session.record()}),
+                           raw=False, strict_map_key=False)
+    reveal = {"seed": seed, "salt": salt, "record": wire["record"]}
+    return session, fairness.commitment(seed, salt), reveal, wire["seen"]
+
+
+def test_an_honest_game_is_verified() -> None:
+    session, committed, reveal, seen = played()
+    verdict = fairness.verify(committed, reveal, 1, seen, session.result())
+    assert verdict == fairness.Verdict(True, "shuffles verified")
+
+
+def test_a_changed_seed_is_caught() -> None:
+    session, committed, reveal, seen = played()
+    other = dict(reveal, seed=reveal["seed"] + 1)
+    other["record"] = dict(reveal["record"], seed=other["seed"])
+    verdict = fairness.verify(committed, other, 1, seen, session.result())
+    assert not verdict.ok and "commitment" in verdict.reason
+    # A host that commits honestly but deals from another seed is caught by the replay.
+    lying = played(seed=78)[2]
+    verdict = fairness.verify(committed, dict(lying, seed=reveal["seed"], salt=reveal["salt"]),
+                              1, seen, session.result())
+    assert not verdict.ok
+
+
+def test_changed_moves_are_caught() -> None:
+    session, committed, reveal, seen = played()
+    for index in range(0, len(reveal["record"]["moves"]), 7):
+        tampered = copy.deepcopy(reveal)
+        seat, move = tampered["record"]["moves"][index]
+        other = [m for m in ({"type": "take"}, {"type": "pay"}, {"type": "pig"}) if m != move]
+        tampered["record"]["moves"][index] = [seat, other[0]]
+        verdict = fairness.verify(committed, tampered, 1, seen, session.result())
+        assert not verdict.ok, index
+    cut = copy.deepcopy(reveal)
+    del cut["record"]["moves"][-3:]
+    assert not fairness.verify(committed, cut, 1, seen, session.result()).ok
+    assert not fairness.verify(committed, {}, 1, seen, session.result()).ok
+
+
+# -- same-machine discovery ----------------------------------------------------------------------
+def test_the_rooms_file_finds_a_room_by_code_alone(private_dirs: Path) -> None:
+    assert discovery.lookup_local("K7QX9MPA") is None
+    path = discovery.publish("K7QX9MPA", "ws://127.0.0.1:4321")
+    assert path is not None and "K7QX" not in path.name
+    folder = path.parent
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o1777  # sticky, like /tmp
+    assert discovery.lookup_local(codes.normalise("k7qx-9mpa")) == "ws://127.0.0.1:4321"
+    assert discovery.lookup_local("K7QX9MPB") is None
+    discovery.unpublish("K7QX9MPA")
+    assert discovery.lookup_local("K7QX9MPA") is None
+
+
+def test_an_unsafe_rooms_directory_is_not_used(private_dirs: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    target = private_dirs / "elsewhere"
+    target.mkdir()
+    link = private_dirs / "link"
+    os.symlink(target, link)
+    monkeypatch.setenv("TABLETOP_TUI_ROOMS", str(link))
+    assert discovery.rooms_dir() is None
+    assert discovery.publish("K7QX9MPA", "ws://127.0.0.1:1") is None
+
+
+@pytest.mark.parametrize(("text", "url"), [
+    ("example.org", "ws://example.org:8765"),
+    ("10.0.0.2:9000", "ws://10.0.0.2:9000"),
+    ("ws://box:1/", "ws://box:1/"),
+])
+def test_server_addresses(text: str, url: str) -> None:
+    assert discovery.server_url(text) == url
+
+
+async def test_a_lan_room_is_found_by_its_code_over_mdns() -> None:
+    advertiser = discovery.Advertiser()
+    try:
+        await advertiser.start("K7QX9MPA", 4321, "127.0.0.1")
+    except OSError as exc:  # no multicast-capable interface at all
+        pytest.skip(f"mDNS unavailable here: {exc}")
+    try:
+        assert await discovery.find_lan("K7QX9MPA", 3.0) == "ws://127.0.0.1:4321"
+        assert await discovery.resolve("K7QX9MPA") == "ws://127.0.0.1:4321"
+        assert await discovery.find_lan("K7QX9MPB", 0.3) is None
+    finally:
+        await advertiser.stop()

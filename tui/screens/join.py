@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from textual.app import ComposeResult
-from textual.containers import VerticalScroll
+from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Footer, Input, Static, Switch
 
 from net import codes
@@ -32,16 +32,17 @@ class JoinScreen(TableScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="netlobby-box"):
             yield Static(tr("join.title"), id="netlobby-title")
+            yield Static(self.error, id="netlobby-error")
             yield Static(tr("join.code"), classes="netlobby-heading")
             yield Input(self.code, id="code", placeholder="K7QX-9MPA", max_length=20)
             yield Static(tr("join.name"), classes="netlobby-heading")
             yield Input(self.player, id="name", placeholder=login_name(), max_length=32)
             yield Static(tr("join.server"), classes="netlobby-heading")
             yield Input(self.server, id="server", placeholder="127.0.0.1:8765")
-            yield Switch(self.watch, id="watch")
-            yield Static(tr("join.watch"), classes="netlobby-label")
-            yield Static(self.error, id="netlobby-error")
-            yield ActionButton(tr("join.join"), id="join", variant="success")
+            with Horizontal(classes="netlobby-row"):
+                yield ActionButton(tr("join.join"), id="join", variant="success")
+                yield Switch(self.watch, id="watch")
+                yield Static(tr("join.watch"), classes="netlobby-label")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -82,7 +83,9 @@ class JoinScreen(TableScreen[None]):
 
     def show_error(self, text: str) -> None:
         self.error = text
-        self.query_one("#netlobby-error", Static).update(text)
+        line = self.query_one("#netlobby-error", Static)
+        line.update(text)
+        line.scroll_visible()
 
     def action_back(self) -> None:
         self.dismiss()

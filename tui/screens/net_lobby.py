@@ -40,6 +40,7 @@ NetLobby .netseat Static { width: auto; margin-right: 2; }
 NetLobby .netseat ActionButton { min-width: 8; height: 1; border: none; margin-right: 1; }
 NetLobby .netlobby-row { height: auto; }
 NetLobby .netlobby-row ActionButton { margin-right: 2; }
+NetLobby .netlobby-row Switch { margin-left: 2; }
 NetLobby .netlobby-row Input { width: 14; }
 NetLobby .netlobby-label { height: 3; content-align: left middle; padding-left: 1; }
 NetLobby #netlobby-chat { height: 8; border: round $felt-edge; }

@@ -16,8 +16,9 @@ How a board plugs in (see tui/boards/__init__.py for the registry):
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
 from textual.binding import Binding, BindingsMap
 from textual.message import Message
@@ -39,6 +40,27 @@ class MoveKey:
     display: str = ""
 
 
+def seat_name(names: Sequence[str], seat: object) -> str:
+    """The name in `seat`, or "?" for anything that is not a seat: event and summary fields
+    come from the wire, so a bad one must not break the log."""
+    return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
+
+
+def seat_names(names: Sequence[str], seats: Iterable[object]) -> str:
+    """Several seats' names in one comma-separated list, for a sentence."""
+    return ", ".join(seat_name(names, seat) for seat in seats)
+
+
+class Occupant(TypedDict):
+    """Who sits in a seat, in the keywords `PlayerArea` takes, so every board frames its
+    players alike."""
+
+    name: str
+    you: bool
+    bot: str | None
+    connected: bool
+
+
 @dataclass
 class Table:
     """One seat's picture of the table, as the link delivered it."""
@@ -52,13 +74,20 @@ class Table:
     local_seats: tuple[int, ...] = field(default_factory=tuple)
 
     def name(self, seat: int | None) -> str:
-        if seat is None or not 0 <= seat < len(self.players):
-            return "?"
-        return str(self.players[seat]["name"])
+        return seat_name(self.names, seat)
 
     @property
     def names(self) -> list[str]:
         return [str(p["name"]) for p in self.players]
+
+    def occupant(self, seat: int) -> Occupant:
+        player = self.players[seat]
+        return Occupant(
+            name=self.name(seat),
+            you=seat == self.seat,
+            bot=player.get("bot"),
+            connected=player.get("connected", True),
+        )
 
     def seats_from_me(self) -> list[int]:
         """Every seat in turn order starting after this one (clockwise round the table)."""

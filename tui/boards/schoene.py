@@ -11,7 +11,7 @@ from textual.containers import Grid, Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Static
 
-from tui.boards.base import GameBoard, MoveKey, Table
+from tui.boards.base import GameBoard, MoveKey, Table, seat_name, seat_names
 from tui.i18n import count_key, register, tr
 from tui.widgets import ActionBar, Card, CardStrip, ChipPile, PlayerArea, TokenPile
 
@@ -37,15 +37,7 @@ class Seat(PlayerArea):
     """
 
     def __init__(self, table: Table, seat: int) -> None:
-        player = table.players[seat]
-        super().__init__(
-            name=table.name(seat),
-            seat=seat,
-            you=seat == table.seat,
-            bot=player.get("bot"),
-            connected=player.get("connected", True),
-            id=f"seat-{seat}",
-        )
+        super().__init__(seat=seat, id=f"seat-{seat}", **table.occupant(seat))
         self.cards = CardStrip(mark_first=True, empty=tr("schoene.no_cards"))
         self.chips = ChipPile(None, classes="chips")
         self.pigs = TokenPile(0, symbol=PIG, tone="pig", classes="pigs")
@@ -60,13 +52,7 @@ class Seat(PlayerArea):
         view = table.view
         me = self.seat == table.seat
         data = view["players"][self.seat]
-        player = table.players[self.seat]
-        self.set_player(
-            table.name(self.seat),
-            you=me,
-            bot=player.get("bot"),
-            connected=player.get("connected", True),
-        )
+        self.set_player(**table.occupant(self.seat))
         self.set_active(self.seat in view["to_act"])
         self.cards.show(labels(data["runs"]))
         chips = view["my_chips"] if me else data["chips"]
@@ -140,7 +126,7 @@ class Board(GameBoard):
         self.query_one("#on-card", ChipPile).show(view["centre_chips"], tr("schoene.on_card"))
         pigs_on = self.query_one("#pigs-on", Static)
         pigs_on.display = bool(view["centre_pigs"])
-        names = ", ".join(table.name(seat) for seat in view["centre_pigs"])
+        names = seat_names(table.names, view["centre_pigs"])
         pigs_on.update(f"{PIG} {tr('schoene.pigs_on', names=names)}")
         deck_left = view["deck_left"]
         self.query_one("#deck-card", Card).display = deck_left > 0
@@ -180,7 +166,7 @@ def describe(event: dict[str, Any], names: list[str], lang: str) -> str:
     seat = event.get("seat")
     chips, pigs = int(event.get("chips", 0)), int(event.get("pigs", 0))
     fields = {
-        "name": names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?",
+        "name": seat_name(names, seat),
         "card": event.get("card"),
         "chips": tr(count_key("schoene.n_chips", chips), lang=lang, n=chips),
         "pigs": tr(count_key("schoene.n_pigs", pigs), lang=lang, n=pigs),

@@ -4,6 +4,7 @@ typo costs one clear line and exit code 2 rather than a half-drawn screen."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
@@ -171,7 +172,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     elif command == "rules":
         from tui.help import rules_text
 
-        print(rules_text(args.game, args.lang or "en"))
+        try:
+            print(rules_text(args.game, args.lang or "en"))
+            sys.stdout.flush()
+        except BrokenPipeError:  # `tabletop-tui rules x | head` closed the pipe: not an error
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     else:
         from tui.app import run_menu
 

@@ -10,7 +10,8 @@ from test_net_game import finish, open_table
 
 from net import store
 from net.client import RemoteLink
-from net.host import HostLink, NetHost
+from net.host import NetHost
+from net.host_link import HostLink
 from net.link import Message
 from net.relay import Relay
 
@@ -106,8 +107,8 @@ def crash(host: NetHost) -> None:
     """Kill a host the hard way: no goodbye frame, the socket just dies."""
     for task in list(host._tasks):
         task.cancel()
-    assert host._ws is not None
-    host._ws.transport.abort()
+    assert host.uplink.ws is not None
+    host.uplink.ws.transport.abort()
 
 
 async def test_a_crashed_host_resumes_from_its_record_and_peers_rejoin(relay: Relay) -> None:

@@ -9,7 +9,8 @@ from typing import Any
 from netsupport import TIMEOUT, Player
 
 from net.client import RemoteLink
-from net.host import HostLink, NetHost
+from net.host import NetHost
+from net.host_link import HostLink
 from net.relay import Relay
 
 

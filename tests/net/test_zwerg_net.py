@@ -20,7 +20,8 @@ from netsupport import TIMEOUT, Player
 from engines import get_engine
 from engines.zwergenamulett.rules import CARD_IDS
 from net.client import RemoteLink
-from net.host import HostLink, NetHost
+from net.host import NetHost
+from net.host_link import HostLink
 from net.link import Message
 from net.protocol import decode
 from net.relay import Relay

@@ -16,7 +16,7 @@ from textual.widgets import Button, Footer, Input, Static, Switch
 from engines import get_engine
 from net import codes
 from net.client import RemoteLink
-from net.host import HostLink
+from net.host_link import HostLink
 from net.hosting import Room
 from net.link import Message
 from tui import boards

@@ -1,0 +1,49 @@
+"""Moves that nobody at a keyboard makes: bot seats, seats a bot plays while their person is
+away, and people whose turn timer ran out.
+
+This only decides what to play and when; the host applies the move, so every move of a game,
+a person's or a bot's, goes through the one place that checks, records and broadcasts it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from engines.base import Move
+from net.seats import Seat
+from net.session import HostSession
+
+
+async def unmanned_move(
+    session: HostSession,
+    seats: list[Seat],
+    state_no: int,
+    *,
+    level: str,
+    bot_delay: float,
+    timer: float | None,
+) -> tuple[int, Move, bool] | None:
+    """The next move for a seat without a person at state `state_no`, once it is due:
+    (seat, move, whether a person's time ran out). None if nobody is due, or if the table
+    moved on meanwhile. Bot seats play at their own `bot` level; the rest at `level`."""
+    to_act = session.engine.to_act(session.state)
+    robots = [s for s in to_act if seats[s].bot or seats[s].auto]
+    people = [s for s in to_act if s not in robots]
+    if robots:
+        if bot_delay:
+            await asyncio.sleep(bot_delay)
+        for seat in robots:
+            move = await asyncio.to_thread(session.choose_for, seat, seats[seat].bot or level)
+            if session.state_no != state_no:
+                return None
+            if move is not None:
+                return seat, move, False
+    if timer and people:
+        await asyncio.sleep(timer)
+        for seat in people:
+            move = await asyncio.to_thread(session.choose_for, seat, level)
+            if session.state_no != state_no:
+                return None
+            if move is not None:
+                return seat, move, True
+    return None

@@ -1,0 +1,96 @@
+"""Who sits where at a hosted table, and who may claim a seat.
+
+A person's claim to a seat is a secret token the host hands out on their first join: coming
+back with it (or, once the game runs, with the same name to a seat whose person is away) gives
+the seat back, so a dropped connection or a restarted terminal does not cost anybody their
+hand. These rules live here, apart from the host's networking, so they can be read and tested
+in one place.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+
+def clean_text(text: str, limit: int) -> str:
+    """Names and chat as one printable line: no terminal escapes reach anybody's screen."""
+    return "".join(c for c in text if c.isprintable())[:limit].strip()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(16)
+
+
+@dataclass
+class Seat:
+    """A seat at the table as the host keeps it."""
+
+    name: str = ""
+    bot: str | None = None  # bot level for a bot seat
+    token: str = ""  # proves a person's claim to the seat when they come back
+    cid: int | None = None  # the relay connection playing it now
+    local: bool = False  # played at the host's own terminal
+    auto: bool = False  # a bot plays it while its person is away
+
+    @property
+    def empty(self) -> bool:
+        return not (self.bot or self.local or self.token)
+
+    @property
+    def connected(self) -> bool:
+        return self.local or self.bot is not None or self.cid is not None
+
+    def public(self) -> dict[str, Any]:
+        kind = "empty" if self.empty else "bot" if self.bot else "host" if self.local else "person"
+        return {"name": self.name, "bot": self.bot, "kind": kind,
+                "connected": self.connected, "auto": self.auto}
+
+    def claim(self, cid: int, name: str | None) -> None:
+        """Connection `cid` plays this seat now, under `name` (None: the seat keeps its name),
+        and the seat gets a token if it has none yet."""
+        self.cid, self.auto = cid, False
+        if name is not None:
+            self.name = name
+        self.token = self.token or new_token()
+
+
+def bot_seat(seat_no: int, level: str) -> Seat:
+    return Seat(name=f"bot {seat_no + 1}", bot=level)
+
+
+@dataclass
+class Peer:
+    cid: int
+    name: str
+    seat: int | None  # None: a spectator
+
+
+def seat_for(seats: list[Seat], name: str, token: str | None, watch: bool,
+             started: bool) -> int | None:
+    """Which seat a joining connection gets: its own (by token), an away seat with its name
+    once the game runs, else the first free seat in the lobby. None: it watches (if it asked
+    to) or there is no seat for it."""
+    if token:
+        for i, seat in enumerate(seats):
+            if seat.token and secrets.compare_digest(seat.token, token):
+                return i
+    if watch:
+        return None
+    if started:
+        for i, seat in enumerate(seats):
+            if seat.token and seat.cid is None and seat.name.casefold() == name.casefold():
+                return i
+        return None
+    for i, seat in enumerate(seats):
+        if seat.empty:
+            return i
+    return None
+
+
+def players(seats: list[Seat]) -> list[dict[str, Any]]:
+    """The players as every table message lists them: who sits where and who is there."""
+    return [{"name": s.name, "bot": s.bot, "connected": s.connected, "auto": s.auto}
+            for s in seats]
+

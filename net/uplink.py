@@ -1,0 +1,185 @@
+"""The host's end of the relay: one connection to it, kept open, and one writer.
+
+Everything the host sends is queued with `post` (or `kick`) in an outbox that a single writer
+task flushes in order, batched into "send" frames: no two moves can interleave their
+broadcasts, and a move costs one relay frame however many peers there are. If the connection
+drops, the uplink reopens the room with its code and host token for `reconnect_for` seconds,
+so a network hiccup does not end the game. It knows frames, not games: what the frames mean
+is the host's business, reached through the callbacks it is given.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from net.protocol import WS_MAX_SIZE, ProtocolError, decode, encode
+
+log = logging.getLogger("tabletop.host")
+
+# A "send" frame is flushed once its payload passes this size (the relay takes 4x MAX_FRAME).
+_BATCH_BYTES = 96 * 1024
+
+Spawn = Callable[[Coroutine[Any, Any, None]], "asyncio.Task[Any]"]
+
+
+class Uplink:
+    """The room's connection to the relay at `url`.
+
+    `spawn` runs its reader and writer (so whoever owns the tasks can cancel them all),
+    `rejoin(peers)` hears who is in the room each time it is (re)opened, `receive(raw)` every
+    frame the relay sends after that, and `report(state, message)` how the connection fares
+    ("reconnecting", or "closed" once it gave up)."""
+
+    def __init__(
+        self,
+        url: str,
+        reconnect_for: float,
+        *,
+        spawn: Spawn,
+        rejoin: Callable[[list[dict[str, Any]]], None],
+        receive: Callable[[bytes | str], None],
+        report: Callable[[str, str], None],
+    ) -> None:
+        self.url = url
+        self.reconnect_for = reconnect_for
+        self.code = ""
+        self.host_token: str | None = None
+        self.ws: ClientConnection | None = None
+        self.closing = False
+        self._spawn, self._rejoin, self._receive, self._report = spawn, rejoin, receive, report
+        self._seq = 0
+        self._outbox: list[tuple[str, Any]] = []
+        self._wake = asyncio.Event()
+        self._opened: asyncio.Future[None] | None = None
+
+    async def open(self) -> None:
+        """Connect and open the room (or reopen `code`); OSError if the relay cannot be had."""
+        self._opened = asyncio.get_running_loop().create_future()
+        self._spawn(self._run())
+        self._spawn(self._write())
+        await self._opened
+
+    def post(self, to: list[int] | None, t: str, **fields: Any) -> None:
+        """Queue frame `t` for connections `to` (None: everyone in the room)."""
+        if to is not None and not to:
+            return
+        self._outbox.append(("item", {"to": to, "data": encode(t, **fields)}))
+        self._wake.set()
+
+    def kick(self, cid: int, reason: str) -> None:
+        self._outbox.append(("kick", (cid, reason)))
+        self._wake.set()
+
+    async def say_goodbye(self, reason: str) -> None:
+        """Close the room (peers are told `reason`) and stop reconnecting. The writer gets a
+        moment to deliver the goodbye; the caller then cancels the tasks and `hang_up`s."""
+        if self.ws is not None and not self.closing:
+            self._outbox.append(("close", reason))
+            self._wake.set()
+            for _ in range(50):
+                await asyncio.sleep(0.01)
+                if not self._outbox:
+                    break
+        self.closing = True
+
+    async def hang_up(self) -> None:
+        if self.ws is not None:
+            with contextlib.suppress(Exception):
+                await self.ws.close()
+
+    async def _connect(self) -> ClientConnection:
+        ws = await connect(self.url, max_size=WS_MAX_SIZE, compression=None, open_timeout=10)
+        self._seq += 1
+        await ws.send(encode("open", seq=self._seq, code=self.code or None,
+                             host_token=self.host_token))
+        frame = decode(await ws.recv(), WS_MAX_SIZE)
+        if frame["t"] == "error":
+            await ws.close()
+            raise ProtocolError(str(frame.get("code")), str(frame.get("message")))
+        if frame["t"] != "opened":
+            raise ProtocolError("bad_order", "the relay did not answer 'open' with 'opened'")
+        self.code, self.host_token = frame["code"], frame["host_token"]
+        self.ws = ws
+        self._rejoin(frame.get("peers", []))
+        self._wake.set()
+        return ws
+
+    async def _run(self) -> None:
+        """Keep the room open: read relay frames, reconnect if the relay connection drops."""
+        assert self._opened is not None
+        give_up = 0.0
+        delay = 0.2
+        while not self.closing:
+            try:
+                ws = await self._connect()
+            except Exception as exc:  # refused, reset, timed out, refused by the relay
+                if not self._opened.done():
+                    self._opened.set_exception(
+                        exc if isinstance(exc, OSError)
+                        else OSError(f"cannot open a room on {self.url}: {exc}")
+                    )
+                    return
+                if give_up and time.monotonic() > give_up:
+                    log.error("lost the relay: %s", exc)
+                    self._report("closed", f"lost the relay: {exc}")
+                    return
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 3.0)
+                continue
+            if not self._opened.done():
+                self._opened.set_result(None)
+            delay, give_up = 0.2, 0.0
+            try:
+                async for raw in ws:
+                    try:
+                        self._receive(raw)
+                    except Exception:  # one bad frame must not take the whole room down
+                        log.exception("failed to handle a frame")
+            except ConnectionClosed:
+                pass
+            self.ws = None
+            if not self.closing:
+                give_up = time.monotonic() + self.reconnect_for
+                self._report("reconnecting", "lost the relay; reconnecting")
+
+    async def _write(self) -> None:
+        """The one sender: flushes the outbox in order, batching frames into "send"s."""
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            ws = self.ws
+            if ws is None or not self._outbox:
+                continue
+            batch, self._outbox = self._outbox, []
+            items: list[dict[str, Any]] = []
+            size = 0
+            try:
+                for kind, payload in batch:
+                    if kind == "item":
+                        items.append(payload)
+                        size += len(payload["data"])
+                        if size < _BATCH_BYTES:
+                            continue
+                    if items:
+                        await self._send_frame(ws, "send", items=items)
+                        items, size = [], 0
+                    if kind == "kick":
+                        await self._send_frame(ws, "kick", cid=payload[0], reason=payload[1])
+                    elif kind == "close":
+                        await self._send_frame(ws, "close", reason=payload)
+                if items:
+                    await self._send_frame(ws, "send", items=items)
+            except ConnectionClosed:
+                continue  # _run reconnects; peers get synced when they rejoin
+
+    async def _send_frame(self, ws: ClientConnection, t: str, **fields: Any) -> None:
+        self._seq += 1
+        await ws.send(encode(t, seq=self._seq, **fields))

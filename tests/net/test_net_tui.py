@@ -48,8 +48,13 @@ async def test_two_apps_play_through_the_relay_and_see_each_others_moves(relay: 
         joining = opening_app(lambda: JoinScreen(code.lower(), "Pia", relay.url, auto=True),
                               "en", None)
         async with joining.run_test(size=(120, 60)) as peer:
-            await until(peer, screen_of(peer, PeerLobbyScreen), "the peer's lobby")
+            peer_lobby = await until(peer, screen_of(peer, PeerLobbyScreen), "the peer's lobby")
             await until(host, lambda: lobby.seats[1]["name"] == "Pia", "Pia in seat 2")
+            # Both see every seat of the table, the empty one too.
+            for app, room in ((host, lobby), (peer, peer_lobby)):
+                await until(app, lambda room=room: len(room.query(".netseat")) == 3, "3 seats")
+                # The list is as tall as its rows, so no seat is squeezed out of a small window.
+                assert room.query_one("#netlobby-seats").size.height == 3
             await peer.click("#netlobby-say")
             await peer.press(*"hello", "enter")
             await until(host, lambda: "Pia: hello" in lobby.chat_lines, "chat at the host")

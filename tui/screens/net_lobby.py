@@ -35,6 +35,7 @@ NetLobby #netlobby-code {
 }
 NetLobby #netlobby-hint { color: $text-muted; height: auto; margin-bottom: 1; }
 NetLobby .netlobby-heading { text-style: bold; color: $primary; height: 1; margin-top: 1; }
+NetLobby #netlobby-seats { height: auto; }
 NetLobby .netseat { height: 1; }
 NetLobby .netseat Static { width: auto; margin-right: 2; }
 NetLobby .netseat ActionButton { min-width: 8; height: 1; border: none; margin-right: 1; }
@@ -297,15 +298,23 @@ class PeerLobbyScreen(NetLobby):
         super().__init__(engine_id, link.code)
         self.link = link
         self.me = link.seat
-        lobby = link.lobby or {}
-        self.seats = list(link.players or lobby.get("seats", []))
-        self.chat_lines = [tr("game.chat", name=c["name"], text=c["text"]) for c in link.chat]
+
+    def catch_up(self) -> None:
+        """Take seats and chat from what the link has heard so far: frames that arrived before
+        this screen listened (right after the welcome) are kept there, not lost."""
+        lobby = self.link.lobby or {}
+        self.seats = list(self.link.players or lobby.get("seats", []))
+        self.chat_lines = [
+            tr("game.chat", name=c["name"], text=c["text"]) for c in self.link.chat
+        ]
 
     def compose_controls(self) -> ComposeResult:
         yield Static(tr("netlobby.waiting"), classes="netlobby-heading")
 
     async def on_mount(self) -> None:
         self.link.set_listener(lambda data: self.post_message(LinkMessage(data)))
+        self.catch_up()
+        self.query_one("#netlobby-chat", EventLog).add(*self.chat_lines)
         await super().on_mount()
         if self.link.table is not None:
             self.enter_game()

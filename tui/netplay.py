@@ -181,6 +181,8 @@ class NetGameScreen(GameScreen):
     )
 
     def on_link_message(self, message: LinkMessage) -> None:
+        """Notices and connection changes; Textual then runs GameScreen's handler (for the
+        table, chat and presence) itself, so calling it here would log every event twice."""
         data = message.data
         kind = data.get("type")
         if kind == "notice":
@@ -191,8 +193,6 @@ class NetGameScreen(GameScreen):
             self._log([("note", text)], note=True)
             if state in ("reconnecting", "closed", "host_away"):
                 self.notify(text, severity="warning")
-        else:
-            super().on_link_message(message)
 
     def action_chat(self) -> None:
         def said(text: str | None) -> None:

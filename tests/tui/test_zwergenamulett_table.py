@@ -6,7 +6,7 @@ from typing import Any
 
 from textual.pilot import Pilot
 from textual.widgets import Static
-from tui_helpers import MAX_STEPS, local_link, settle, wait_for_board
+from tui_helpers import MAX_STEPS, game_screen, local_link, settle, wait_for_board
 
 from engines import get_engine
 from tui.app import TabletopApp, local_app
@@ -326,3 +326,22 @@ async def test_hot_seat_hands_the_keyboard_to_whoever_must_play() -> None:
         assert played >= 12
         assert len(set(handed_to)) == 2
         assert local_link(app).session.state_no > played
+
+
+async def test_each_button_click_makes_exactly_one_move() -> None:
+    """The board's own button handler runs before GameBoard's: a click must not also send the
+    base class's move (a second card, a second call)."""
+    app = local_app(GAME, 1, 2, "strong", seed=8, options={"first": 0}, lang="en", bot_delay=60)
+    async with app.run_test(size=(100, 30)) as pilot:
+        board = await wait_for_my_turn(pilot)
+        session = local_link(app).session
+        await pilot.press("right")
+        picked = board.picked
+        await pilot.click("#act-play")
+        await settle(pilot)
+        assert session.moves == [(0, {"type": "play", "card": picked})]
+        await pilot.click("#act-claim_seven")
+        await settle(pilot)
+        assert session.moves[1:] == [(0, {"type": "claim_seven"})]
+        log = game_screen(app).query_one("#log", EventLog).texts
+        assert not [line for line in log if line.startswith("Not allowed")], log

@@ -8,6 +8,7 @@ from typing import ClassVar, TypeVar
 
 from textual.binding import Binding, BindingsMap
 from textual.screen import Screen
+from textual.widgets import Button
 
 from tui.i18n import tr
 
@@ -28,6 +29,11 @@ class TableScreen(Screen[ResultType]):
         return [
             Binding(keys, action, tr(label), show=show) for keys, action, label, show in self.KEYS
         ]
+
+    def action_press(self, button: str) -> None:
+        """A key for one of the screen's buttons (KEYS entry "press('start')"), so every form
+        works without a mouse, as it must over SSH."""
+        self.query_one(f"#{button}", Button).press()
 
     async def retranslate(self) -> None:
         """Redraw in the current language."""

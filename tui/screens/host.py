@@ -17,7 +17,6 @@ from tui import boards
 from tui.i18n import tr
 from tui.screens.base import KeySpec, TableScreen
 from tui.screens.net_lobby import CSS, HostLobbyScreen, RoomLink
-from tui.widgets import ActionButton
 
 
 def playable() -> list[str]:
@@ -42,7 +41,10 @@ def login_name() -> str:
 
 class HostScreen(TableScreen[None]):
     DEFAULT_CSS = CSS.replace("NetLobby", "HostScreen")
-    KEYS: ClassVar[tuple[KeySpec, ...]] = (("escape", "back", "key.back", True),)
+    KEYS: ClassVar[tuple[KeySpec, ...]] = (
+        ("f5", "press('open')", "host.open", True),
+        ("escape", "back", "key.back", True),
+    )
 
     def __init__(self, plan: HostPlan | None = None, *, auto: bool = False) -> None:
         super().__init__()
@@ -67,7 +69,7 @@ class HostScreen(TableScreen[None]):
             yield Switch(plan.lan, id="lan")
             yield Static(tr("host.lan"), classes="netlobby-label")
             yield Static(self.error, id="netlobby-error")
-            yield ActionButton(tr("host.open"), id="open", variant="success")
+            yield Button(tr("host.open"), id="open", variant="success")
         yield Footer()
 
     def on_mount(self) -> None:

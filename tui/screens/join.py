@@ -15,12 +15,14 @@ from tui.i18n import tr
 from tui.screens.base import KeySpec, TableScreen
 from tui.screens.host import login_name
 from tui.screens.net_lobby import CSS, PeerLobbyScreen
-from tui.widgets import ActionButton
 
 
 class JoinScreen(TableScreen[None]):
     DEFAULT_CSS = CSS.replace("NetLobby", "JoinScreen")
-    KEYS: ClassVar[tuple[KeySpec, ...]] = (("escape", "back", "key.back", True),)
+    KEYS: ClassVar[tuple[KeySpec, ...]] = (
+        ("f5", "press('join')", "join.join", True),
+        ("escape", "back", "key.back", True),
+    )
 
     def __init__(self, code: str = "", name: str = "", server: str | None = None,
                  watch: bool = False, *, auto: bool = False) -> None:
@@ -40,7 +42,7 @@ class JoinScreen(TableScreen[None]):
             yield Static(tr("join.server"), classes="netlobby-heading")
             yield Input(self.server, id="server", placeholder="127.0.0.1:8765")
             with Horizontal(classes="netlobby-row"):
-                yield ActionButton(tr("join.join"), id="join", variant="success")
+                yield Button(tr("join.join"), id="join", variant="success")
                 yield Switch(self.watch, id="watch")
                 yield Static(tr("join.watch"), classes="netlobby-label")
         yield Footer()

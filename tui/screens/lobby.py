@@ -16,7 +16,6 @@ from net.session import SeatInfo
 from tui import boards
 from tui.i18n import tr
 from tui.screens.base import KeySpec, TableScreen
-from tui.widgets import ActionButton
 
 SEAT_KINDS = ("person", "random", "strong")  # seat 0 is always "you"
 MAX_SEED = 2**63
@@ -51,7 +50,10 @@ class SeatRow:
 
 
 class LobbyScreen(TableScreen[LocalGame | None]):
-    KEYS: ClassVar[tuple[KeySpec, ...]] = (("escape", "back", "key.back", True),)
+    KEYS: ClassVar[tuple[KeySpec, ...]] = (
+        ("f5", "press('start')", "lobby.start", True),
+        ("escape", "back", "key.back", True),
+    )
 
     def __init__(self, engine_id: str) -> None:
         super().__init__()
@@ -90,8 +92,8 @@ class LobbyScreen(TableScreen[LocalGame | None]):
                         classes="seat-name",
                     )
             with Horizontal(classes="lobby-buttons"):
-                yield ActionButton(tr("lobby.add"), id="add")
-                yield ActionButton(tr("lobby.remove"), id="remove")
+                yield Button(tr("lobby.add"), id="add")
+                yield Button(tr("lobby.remove"), id="remove")
             yield Static(tr("lobby.options"), classes="lobby-heading")
             if not self.options:
                 yield Static(tr("lobby.no_options"))
@@ -106,7 +108,7 @@ class LobbyScreen(TableScreen[LocalGame | None]):
             yield Static(tr("lobby.seed"), classes="lobby-heading")
             yield Input(self.seed_text, type="integer", id="seed", placeholder="—")
             yield Static(self.error, id="lobby-error")
-            yield ActionButton(tr("lobby.start"), id="start", variant="success")
+            yield Button(tr("lobby.start"), id="start", variant="success")
         yield Footer()
 
     @staticmethod

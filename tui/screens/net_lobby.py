@@ -24,7 +24,7 @@ from tui.i18n import tr
 from tui.netplay import NetGameScreen
 from tui.screens.base import KeySpec, TableScreen
 from tui.screens.game import LinkMessage
-from tui.widgets import ActionButton, EventLog
+from tui.widgets import EventLog
 
 CSS = """
 NetLobby #netlobby-box { padding: 1 2; }
@@ -110,7 +110,7 @@ class NetLobby(TableScreen[None]):
             parts.append(tr("netlobby.online" if seat["connected"] else "netlobby.offline"))
         return parts
 
-    def seat_buttons(self, index: int, seat: dict[str, Any]) -> list[ActionButton]:
+    def seat_buttons(self, index: int, seat: dict[str, Any]) -> list[Button]:
         return []
 
     async def show_seats(self) -> None:
@@ -171,6 +171,11 @@ class NetLobby(TableScreen[None]):
 class HostLobbyScreen(NetLobby):
     """The host's room: it decides who sits where and when the game starts."""
 
+    KEYS: ClassVar[tuple[KeySpec, ...]] = (
+        ("f5", "press('start')", "netlobby.start", True),
+        ("escape", "leave", "key.back", True),
+    )
+
     def __init__(self, room: Room) -> None:
         super().__init__(room.host.engine.id, room.host.code)
         self.room = room
@@ -184,8 +189,8 @@ class HostLobbyScreen(NetLobby):
 
     def compose_controls(self) -> ComposeResult:
         with Horizontal(classes="netlobby-row"):
-            yield ActionButton(tr("netlobby.more"), id="more")
-            yield ActionButton(tr("netlobby.fewer"), id="fewer")
+            yield Button(tr("netlobby.more"), id="more")
+            yield Button(tr("netlobby.fewer"), id="fewer")
         yield Static(tr("lobby.options"), classes="netlobby-heading")
         for name, default in self.engine.options.items():
             value = self.host.options.get(name, default)
@@ -201,8 +206,8 @@ class HostLobbyScreen(NetLobby):
                 yield Input("" if value is None else f"{value:g}", type="integer", id=field)
                 yield Static(tr(f"netlobby.{field}"), classes="netlobby-label")
         with Horizontal(classes="netlobby-row"):
-            yield ActionButton(tr("netlobby.apply"), id="apply")
-            yield ActionButton(tr("netlobby.start"), id="start", variant="success")
+            yield Button(tr("netlobby.apply"), id="apply")
+            yield Button(tr("netlobby.start"), id="start", variant="success")
 
     async def on_mount(self) -> None:
         self.host.add_listener(self._listener)
@@ -211,11 +216,11 @@ class HostLobbyScreen(NetLobby):
     def on_unmount(self) -> None:
         self.host.remove_listener(self._listener)
 
-    def seat_buttons(self, index: int, seat: dict[str, Any]) -> list[ActionButton]:
+    def seat_buttons(self, index: int, seat: dict[str, Any]) -> list[Button]:
         if seat["kind"] == "empty":
-            return [ActionButton(tr("netlobby.add_bot"), id=f"bot-{index}", compact=True)]
+            return [Button(tr("netlobby.add_bot"), id=f"bot-{index}", compact=True)]
         if seat["kind"] in ("person", "bot"):
-            return [ActionButton(tr("netlobby.kick"), id=f"kick-{index}", compact=True)]
+            return [Button(tr("netlobby.kick"), id=f"kick-{index}", compact=True)]
         return []
 
     async def on_button_pressed(self, event: Button.Pressed) -> None:

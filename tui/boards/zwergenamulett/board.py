@@ -238,11 +238,12 @@ class Board(GameBoard):
             self._pick(card)
 
     def on_action_bar_chosen(self, event: ActionBar.Chosen) -> None:
+        """"Play card" plays the picked card; other buttons fall through to GameBoard's
+        handler, which Textual calls after this one unless the default is prevented."""
         if event.name == "play":
             event.stop()
+            event.prevent_default()
             self.action_play_picked()
-        else:
-            super().on_action_bar_chosen(event)
 
     @classmethod
     def result_detail(cls, result: dict[str, Any], seat: int) -> Widget | None:

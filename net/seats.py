@@ -57,7 +57,7 @@ class Seat:
 
 
 def bot_seat(seat_no: int, level: str) -> Seat:
-    return Seat(name=f"bot {seat_no + 1}", bot=level)
+    return Seat(name=f"Bot {seat_no + 1}", bot=level)
 
 
 @dataclass

@@ -7,7 +7,6 @@ networked game runs, so the game screen has one code path for both.
 
 from __future__ import annotations
 
-import importlib
 import os
 from dataclasses import replace
 from typing import Any, ClassVar
@@ -27,14 +26,6 @@ from tui.screens.menu import GamePickerScreen, MenuScreen
 
 # Seconds a bot waits before moving in local play, so people can follow what it did.
 BOT_DELAY = 0.6
-
-# Menu items that other modules provide: item -> (module, Screen class). The network play
-# modules add these files; until then the menu says the feature is not installed.
-NETWORK_SCREENS: dict[str, tuple[str, str]] = {
-    "host": ("tui.screens.host", "HostScreen"),
-    "join": ("tui.screens.join", "JoinScreen"),
-}
-
 
 def default_language() -> str:
     """German if the environment asks for it, else English."""
@@ -127,19 +118,14 @@ class TabletopApp(App[None]):
         self.push_screen(GamePickerScreen(), picked)
 
     def menu_host(self) -> None:
-        self._open_network("host")
+        from tui.screens.host import HostScreen  # network code loads only when it is wanted
+
+        self.push_screen(HostScreen())
 
     def menu_join(self) -> None:
-        self._open_network("join")
+        from tui.screens.join import JoinScreen
 
-    def _open_network(self, item: str) -> None:
-        module_name, class_name = NETWORK_SCREENS[item]
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError:
-            self.notify(tr("menu.not_yet"), severity="warning")
-            return
-        self.push_screen(getattr(module, class_name)())
+        self.push_screen(JoinScreen())
 
     def menu_rules(self) -> None:
         def picked(engine_id: str | None) -> None:

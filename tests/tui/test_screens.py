@@ -223,3 +223,21 @@ async def test_leaving_a_game_takes_escape_twice() -> None:
         await pilot.press("escape")
         await settle(pilot)
         assert isinstance(app.screen, MenuScreen)
+
+
+async def test_the_menu_opens_hosting_and_joining_from_the_keyboard() -> None:
+    from tui.screens.host import HostScreen
+    from tui.screens.join import JoinScreen
+
+    app = TabletopApp(lang="en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        for steps, screen_type in ((1, HostScreen), (2, JoinScreen)):
+            await pilot.press(*["down"] * steps, "enter")
+            await settle(pilot)
+            assert isinstance(app.screen, screen_type)
+            assert "f5" in app.export_screenshot().lower()  # its button has a key
+            await pilot.press("escape")
+            await settle(pilot)
+            assert isinstance(app.screen, MenuScreen)
+            app.screen.query_one("#menu", OptionList).highlighted = 0

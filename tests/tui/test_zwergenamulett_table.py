@@ -90,7 +90,8 @@ async def test_a_whole_game_with_keys_ends_on_the_results_screen() -> None:
         assert [s["round"] for s in summaries] == list(range(1, result["rounds"]))
         screen = app.screen
         for seat, gold in enumerate(result["gold"]):
-            assert text_of(screen.query_one(f"#score-{seat}", Static)).split()[0] == str(gold)
+            shown = text_of(screen.query_one(f"#score-{seat}", Static)).split()
+            assert shown == [str(gold), "gold"]
         won = text_of(screen.query_one("#results-won", Static))
         for seat, player in enumerate(session.seats):
             assert (player.name in won) == (seat in result["winners"])

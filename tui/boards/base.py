@@ -109,8 +109,9 @@ class GameBoard(Widget, can_focus=True):
     # shows a "make the window larger" message instead.
     MIN_SIZE: ClassVar[tuple[int, int]] = (60, 20)
     MOVE_KEYS: ClassVar[tuple[MoveKey, ...]] = ()
-    # How the results screen ranks players.
+    # How the results screen ranks players, and what it calls the number it ranks them by.
     LOW_SCORE_WINS: ClassVar[bool] = False
+    SCORE_LABEL: ClassVar[str] = "results.score"
 
     class MoveChosen(Message):
         """The player at this terminal chose `move`; the screen sends it to the table."""

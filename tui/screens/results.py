@@ -60,7 +60,7 @@ class ResultsScreen(TableScreen[str]):
                         if detail is not None:
                             yield detail
                         yield Static(
-                            f"{scores[seat]}\n{tr('results.score')}",
+                            f"{scores[seat]}\n{tr(board.SCORE_LABEL)}",
                             classes="score",
                             id=f"score-{seat}",
                         )

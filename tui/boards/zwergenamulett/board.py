@@ -47,6 +47,7 @@ class Board(GameBoard):
     """
 
     MIN_SIZE: ClassVar[tuple[int, int]] = (66, 22)
+    SCORE_LABEL: ClassVar[str] = "zwerg.score"  # the result's scores are gold chips
     MOVE_KEYS: ClassVar[tuple[MoveKey, ...]] = (MoveKey("z", "claim_seven", "zwerg.key.claim"),)
 
     def __init__(self, table: Table, *, id: str | None = None, classes: str = "") -> None:

@@ -5,7 +5,15 @@ from __future__ import annotations
 import itertools
 
 from textual.widgets import Static
-from tui_helpers import MAX_STEPS, choose_key, game_screen, local_link, settle, wait_for_board
+from tui_helpers import (
+    MAX_STEPS,
+    choose_key,
+    game_screen,
+    local_link,
+    open_lobby,
+    settle,
+    wait_for_board,
+)
 
 from engines import get_engine
 from tui.app import TabletopApp, local_app
@@ -78,11 +86,7 @@ async def test_rematch_keeps_seats_and_options_with_a_new_shuffle() -> None:
 async def test_lobby_options_reach_the_engine() -> None:
     app = TabletopApp(lang="en", bot_delay=0)
     async with app.run_test(size=(120, 50)) as pilot:
-        await settle(pilot)
-        await pilot.press("enter")  # Play a local game
-        await settle(pilot)
-        await pilot.press("enter")  # the first game: Schöne Sch#!?e
-        await settle(pilot)
+        await open_lobby(pilot, "schoene")
         await pilot.click("#opt-lucky_pig")  # the expansion, on by default: off
         await pilot.click("#seed")
         await pilot.press(*"42")

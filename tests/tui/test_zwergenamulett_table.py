@@ -6,7 +6,7 @@ from typing import Any
 
 from textual.pilot import Pilot
 from textual.widgets import Static
-from tui_helpers import MAX_STEPS, game_screen, local_link, settle, wait_for_board
+from tui_helpers import MAX_STEPS, game_screen, local_link, open_lobby, settle, wait_for_board
 
 from engines import get_engine
 from tui.app import TabletopApp, local_app
@@ -190,11 +190,7 @@ async def test_seven_dwarves_key_calls_and_a_false_call_ends_the_round() -> None
 async def test_memory_aid_from_the_lobby_reaches_the_engine() -> None:
     app = TabletopApp(lang="en", bot_delay=0)
     async with app.run_test(size=(120, 50)) as pilot:
-        await settle(pilot)
-        await pilot.press("enter")  # Play a local game
-        await settle(pilot)
-        await pilot.press("down", "enter")  # the second game: Das Zwergenamulett
-        await settle(pilot)
+        await open_lobby(pilot, GAME)
         await pilot.click("#opt-memory_aid")  # off by default: on
         await pilot.click("#start")
         board = await wait_for_board(pilot)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from textual.pilot import Pilot
 
+from engines import ENGINE_IDS
 from net.link import LocalLink
 from tui.app import TabletopApp
 from tui.boards.base import GameBoard
@@ -28,6 +29,15 @@ def local_link(app: TabletopApp) -> LocalLink:
 async def settle(pilot: Pilot[None], rounds: int = 3) -> None:
     for _ in range(rounds):
         await pilot.pause()
+
+
+async def open_lobby(pilot: Pilot[None], game: str) -> None:
+    """From the main menu to `game`'s local lobby, with the keyboard as a player would."""
+    await settle(pilot)
+    await pilot.press("enter")  # Play a local game
+    await settle(pilot)
+    await pilot.press(*["down"] * ENGINE_IDS.index(game), "enter")
+    await settle(pilot)
 
 
 async def wait_for_board(pilot: Pilot[None]) -> GameBoard:

@@ -128,6 +128,22 @@ async def test_small_window_asks_to_be_enlarged() -> None:
         assert not notice.display and screen.query_one("#table").display
 
 
+async def test_a_narrow_window_keeps_the_last_event_in_sight() -> None:
+    app = snapshot_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_board(pilot)
+        screen = game_screen(app)
+        assert screen.has_class("-narrow")  # no room for the log beside the board
+        await pilot.press("space")  # pay a chip
+        await settle(pilot)
+        last = screen.query_one("#log", EventLog).texts[-1]
+        assert last in str(screen.query_one("#topbar", Static).render())
+        await pilot.resize_terminal(120, 30)
+        await settle(pilot)
+        assert not screen.has_class("-narrow")
+        assert last not in str(screen.query_one("#topbar", Static).render())
+
+
 async def test_rules_open_with_f1_and_close_with_escape() -> None:
     app = snapshot_app()
     async with app.run_test(size=(100, 30)) as pilot:

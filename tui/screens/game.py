@@ -120,6 +120,7 @@ class GameScreen(TableScreen[None]):
         too_small = width < need_w or height < need_h
         self.set_class(too_small, "-too-small")
         self.set_class(width < need_w + LOG_WIDTH, "-narrow")
+        self._update_topbar()
         if too_small:
             self.query_one("#too-small", Static).update(
                 tr("game.too_small", need_w=need_w, need_h=need_h, w=width, h=height)
@@ -141,6 +142,9 @@ class GameScreen(TableScreen[None]):
                 parts.append(tr("game.your_turn"))
             elif turn is not None:
                 parts.append(tr("game.turn_of", name=latest.name(turn)))
+        if self.has_class("-narrow") and self.entries:
+            # No room for the log: at least the last thing that happened stays in sight.
+            parts.append(self._entry_text(self.entries[-1]))
         self.query_one("#topbar", Static).update("  ·  ".join(parts))
 
     # -- the log -----------------------------------------------------------------------------
@@ -154,6 +158,7 @@ class GameScreen(TableScreen[None]):
     def _log(self, entries: list[Entry], note: bool = False) -> None:
         self.entries.extend(entries)
         self.query_one("#log", EventLog).add(*(self._entry_text(e) for e in entries), note=note)
+        self._update_topbar()
 
     # -- messages from the table -------------------------------------------------------------
     def on_link_message(self, message: LinkMessage) -> None:

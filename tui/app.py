@@ -1,6 +1,7 @@
 """The Textual application: themes, language, the screen stack, and starting local tables.
 
-`run_menu` opens the main menu; `run_local` goes straight to a table (`tabletop-tui play`).
+`run_menu` opens the main menu; `local_app` builds an app that goes straight to a table
+(`tabletop-tui play`).
 A local game is a `HostSession` in this process behind a `LocalLink`, the same session a
 networked game runs, so the game screen has one code path for both.
 """
@@ -215,19 +216,6 @@ def local_app(
     return TabletopApp(lang=lang, theme=theme, start=start, bot_delay=bot_delay)
 
 
-def run_local(
-    game: str,
-    humans: int,
-    bots: int,
-    level: str,
-    seed: int | None,
-    options: dict[str, Any] | None,
-    lang: str | None,
-    theme: str | None,
-) -> None:
-    local_app(game, humans, bots, level, seed, options, lang, theme).run()
-
-
 def run_menu(lang: str | None, theme: str | None) -> None:
     TabletopApp(lang=lang, theme=theme).run()
 
@@ -252,6 +240,5 @@ __all__ = [
     "local_game",
     "run_host_app",
     "run_join_app",
-    "run_local",
     "run_menu",
 ]

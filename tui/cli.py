@@ -140,10 +140,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         eng = get_engine(args.game)
         bots = args.bots if args.bots is not None else max(eng.min_players - args.humans, 0)
         _check_players(args.game, args.humans + bots)
-        from tui.app import run_local
+        from tui.app import local_app
 
-        run_local(args.game, args.humans, bots, args.level, args.seed, options, args.lang,
-                  args.theme)
+        local_app(args.game, args.humans, bots, args.level, args.seed, options, args.lang,
+                  args.theme).run()
     elif command == "host":
         if args.game is None and not args.resume:
             fail("host needs a game (or --resume)")

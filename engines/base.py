@@ -155,7 +155,11 @@ def check_stack(stack: Any, deck: Sequence[Hashable], what: str = "stack") -> li
     """Validate `options["stack"]`: exactly the game's deck, in some order."""
     if not isinstance(stack, list | tuple):
         raise ValueError(f"{what} must be a list of card ids")
-    have, want = Counter(stack), Counter(deck)
+    try:
+        have = Counter(stack)
+    except TypeError:  # an unhashable entry (a list, a map) is no card id
+        raise ValueError(f"{what} must hold card ids (numbers or names) only") from None
+    want = Counter(deck)
     if have != want:
         extra = sorted(map(str, (have - want).elements()))
         missing = sorted(map(str, (want - have).elements()))
@@ -172,6 +176,13 @@ def check_seat(num_players: int, seat: Any) -> None:
     """IllegalMove unless `seat` is a seat at this table."""
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < num_players:
         raise IllegalMove(f"There is no seat {seat!r} at this table")
+
+
+def check_viewer(num_players: int, seat: Any) -> None:
+    """ValueError unless `seat` is a seat at this table or None (a spectator): a view for a
+    wrong seat number must not quietly show some other seat's secrets."""
+    if seat is not None and (type(seat) is not int or not 0 <= seat < num_players):
+        raise ValueError(f"there is no seat {seat!r} at this table to view it from")
 
 
 def move_type(move: Any) -> str:

@@ -10,7 +10,16 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engines.base import Engine, IllegalMove, Move, RandomBot, View, check_seat, check_stack
+from engines.base import (
+    Engine,
+    IllegalMove,
+    Move,
+    RandomBot,
+    View,
+    check_seat,
+    check_stack,
+    check_viewer,
+)
 from engines.schoene.bots import StrongBot
 from engines.schoene.cards import CARD_IDS, PLAYED, STARTING_CHIPS, card_points, runs
 
@@ -254,6 +263,7 @@ class SchoeneEngine(Engine):
 
     # -- seeing ------------------------------------------------------------------------------
     def view(self, state: State, seat: int | None) -> View:
+        check_viewer(state.n, seat)
         over = state.turn is None
         players = []
         for s in range(state.n):

@@ -76,7 +76,16 @@ from collections.abc import Iterable
 from itertools import chain, repeat
 from typing import Any, ClassVar
 
-from engines.base import Engine, IllegalMove, Move, View, check_seat, check_stack, move_type
+from engines.base import (
+    Engine,
+    IllegalMove,
+    Move,
+    View,
+    check_seat,
+    check_stack,
+    check_viewer,
+    move_type,
+)
 
 # -- components (ruling: composition) --------------------------------------------------------
 # (id, points, dwarves, copies). The table's order is the display order of a hand.
@@ -105,6 +114,8 @@ GOLD_CHIPS = 13
 GOLD_TO_WIN = 3
 
 # -- rulings: every choice the printed rules leave open, in one place -------------------------
+# The printed rules let whoever last saw a dwarf amulet lead the first round: a random seat.
+RANDOM_FIRST_LEADER = True
 # Overtrumping with the led face (or an amulet) is allowed, never forced ("kann").
 OVERTRUMP_OPTIONAL = True
 # Later rounds are led by the player this many seats clockwise of the previous round's leader.
@@ -355,7 +366,7 @@ class ZwergenamulettEngine(Engine):
         s.round = 1
         first = opts.get("first")
         if first is None:
-            first = chance(seed, "first") % num_players
+            first = chance(seed, "first") % num_players if RANDOM_FIRST_LEADER else 0
         elif (
             isinstance(first, bool) or not isinstance(first, int) or not (0 <= first < num_players)
         ):
@@ -412,8 +423,9 @@ class ZwergenamulettEngine(Engine):
     def view(self, state: Any, seat: int | None) -> View:
         s: ZState = state
         n = s.n
+        check_viewer(n, seat)
         over = s.turn is None
-        mine = seat is not None and 0 <= seat < n
+        mine = seat is not None
         live = s.trick
         leader = s.leader
         trick_winner = None
@@ -478,6 +490,7 @@ class ZwergenamulettEngine(Engine):
             and seat == s.turn
             and type(move) is dict
             and move.get("type") == "play"
+            and len(move) == 2
         ):
             return self._play(s, seat, move.get("card"))
         check_seat(s.n, seat)
@@ -487,8 +500,12 @@ class ZwergenamulettEngine(Engine):
         if kind == "play":
             if seat != s.turn:
                 raise IllegalMove(f"It is not your turn: seat {s.turn} plays the next card")
+            if set(move) - {"type", "card"}:
+                raise IllegalMove('A play is {"type": "play", "card": ID} and nothing more')
             return self._play(s, seat, move.get("card"))
         if kind == "claim_seven":
+            if len(move) != 1:
+                raise IllegalMove("Announcing seven dwarves takes no other fields")
             return self._claim(s, seat)
         raise IllegalMove(
             f"Unknown move {kind!r}: play a card or announce seven dwarves (claim_seven)"

@@ -14,7 +14,7 @@ import msgpack
 import pytest
 
 from engines import ENGINE_IDS, IllegalMove, get_engine
-from engines.base import Engine
+from engines.base import Engine, check_stack
 
 MAX_STEPS = 20_000
 BASE_KEYS = {"game", "seat", "turn", "to_act", "over"}
@@ -208,3 +208,30 @@ def test_bots_decide_from_what_the_seat_is_shown(engine_id: str) -> None:
             assert mover is not None, "every bot let the moment pass"
             state = eng.apply(state, *mover)
             steps += 1
+
+
+@pytest.mark.parametrize("engine_id", cases())
+def test_a_legal_move_with_extra_fields_is_refused(engine_id: str) -> None:
+    """Moves are recorded and sent to every peer at the end: padding must not get in."""
+    eng = engine(engine_id)
+    n = eng.min_players
+    state = eng.new_game(n, 5)
+    seat, move = pick(eng, state, random.Random(5))
+    before = snapshot(eng, state, n)
+    with pytest.raises(IllegalMove):
+        eng.apply(state, seat, {**move, "junk": "x" * 1000})
+    assert snapshot(eng, state, n) == before
+
+
+@pytest.mark.parametrize("engine_id", cases())
+def test_a_view_for_no_such_seat_is_an_error(engine_id: str) -> None:
+    eng = engine(engine_id)
+    state = eng.new_game(eng.min_players, 5)
+    for seat in (-1, eng.min_players, "0", 1.0):
+        with pytest.raises(ValueError, match="no seat"):
+            eng.view(state, seat)
+
+
+def test_a_stack_of_unhashable_things_is_a_clear_error() -> None:
+    with pytest.raises(ValueError, match="card ids"):
+        check_stack([[1]] * 3, [1, 2, 3])

@@ -17,6 +17,7 @@ from typing import Any
 import msgpack
 
 from engines import IllegalMove
+from engines.base import TEST_OPTIONS
 from net.session import HostSession, SeatInfo
 
 
@@ -57,6 +58,9 @@ def verify(
         return Verdict(False, "the revealed seed does not match the host's commitment")
     if record.get("seed") != seed:
         return Verdict(False, "the record was played with a different seed")
+    fixed = sorted(set(record.get("options") or {}) & set(TEST_OPTIONS))
+    if fixed:
+        return Verdict(False, f"the host fixed the deal ({', '.join(fixed)})")
     try:
         seats = [SeatInfo(**p) for p in record["players"]]
         session = HostSession(record["engine"], seats, seed, record["options"])

@@ -19,11 +19,12 @@ import asyncio
 import contextlib
 import logging
 import secrets
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from engines import IllegalMove, get_engine
-from engines.base import Move
+from engines.base import TEST_OPTIONS, Move
 from net import codes, fairness, host_record, store
 from net.audience import Audience, Listener
 from net.driver import unmanned_move
@@ -70,7 +71,7 @@ class NetHost:
         self.engine.check_players(num_seats)
         if level not in BOT_LEVELS:
             raise ValueError(f"unknown bot level {level!r}")
-        self.options = self.engine.resolve_options(options)
+        self.options = self._table_options(options or {})
         self.level = level
         self.seed = seed
         self.timer = timer
@@ -123,8 +124,16 @@ class NetHost:
         return {"engine": self.engine.id, "options": self.public_options(),
                 "seats": self.seat_list(), "timer": self.timer, "takeover": self.takeover}
 
+    def _table_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """The lobby options, checked; the test options that fix the deal are refused, or a
+        host could stack the deck and still pass every peer's shuffle check."""
+        fixed = sorted(set(options) & set(TEST_OPTIONS))
+        if fixed:
+            raise ValueError(f"{', '.join(fixed)} would fix the deal: not at a networked table")
+        return self.engine.resolve_options(options)
+
     def public_options(self) -> dict[str, Any]:
-        return {k: v for k, v in self.options.items() if k in self.engine.options}
+        return dict(self.options)
 
     def spectators(self) -> int:
         return self.audience.spectators()
@@ -233,10 +242,18 @@ class NetHost:
             if seat.cid is not None and seat.cid != cid:
                 self.peers.pop(seat.cid, None)
                 self.uplink.kick(seat.cid, "you joined again from another connection")
+            by_name = self.started and not seat.holds(frame["token"])
+            if by_name:
+                # Reclaimed with the code and a name, not the seat's token: anyone who knows the
+                # name could do that, so the old token is never handed out (a fresh one is) and
+                # the whole table is told, so the host can kick an impostor.
+                seat.token = ""
             seat.claim(cid, None if self.started else name)
             token, name = seat.token, seat.name
             if self.started:
                 self._save_header()
+            if by_name:
+                self._notice(f"{name} took the seat back by name, from another machine")
         self.peers[cid] = Peer(cid, name, seat_no)
         self.uplink.post([cid], "welcome", seat=seat_no, token=token, name=name,
                          code=self.code, engine=self.engine.id,
@@ -331,7 +348,7 @@ class NetHost:
 
     def set_option(self, name: str, value: Any) -> None:
         self._check_lobby()
-        self.options = self.engine.resolve_options({**self.options, name: value})
+        self.options = self._table_options({**self.options, name: value})
         self._lobby_changed()
 
     def set_timer(self, seconds: float | None) -> None:
@@ -362,8 +379,7 @@ class NetHost:
         infos = [SeatInfo(s.name, s.bot) for s in self.seats]
         self.session = HostSession(self.engine.id, infos, seed, self.options)
         if self.keep_record:
-            self.record_path = host_record.new_path(self.code)
-            self._writer = store.RecordWriter(self.record_path, self._header(), [])
+            self._record(self._open_record)
         table = self.session.players()
         self.uplink.post(None, "start", engine=self.engine.id, options=self.public_options(),
                          players=table, commitment=self.commitment)
@@ -384,20 +400,47 @@ class NetHost:
 
     def _save_header(self) -> None:
         if self._writer is not None and self.session is not None:
-            self._writer = host_record.rewrite(self._writer, self._header(), self.session)
+            self._record(self._rewrite_record)
+
+    def _open_record(self) -> None:
+        self.record_path = host_record.new_path(self.code)
+        self._writer = store.RecordWriter(self.record_path, self._header(), [])
+
+    def _rewrite_record(self) -> None:
+        assert self._writer is not None and self.session is not None
+        self._writer = host_record.rewrite(self._writer, self._header(), self.session)
+
+    def _record(self, write: Callable[[], None]) -> None:
+        """One write to the game record. If the disk refuses (full, read-only, no such
+        folder), the table is told and the game goes on without a record: losing it costs
+        only `--resume`, while stopping would cost the game."""
+        try:
+            write()
+        except OSError as exc:
+            if self._writer is not None:
+                with contextlib.suppress(OSError):
+                    self._writer.close()
+            self._writer, self.record_path = None, None
+            self._notice(f"the game record cannot be written ({exc.strerror or exc}): "
+                         "the game goes on, but cannot be resumed after a crash")
 
     @classmethod
     def resume(cls, path: Path, relay_url: str, **kwargs: Any) -> NetHost:
-        """A host continuing the game recorded at `path`. ValueError if it cannot."""
+        """A host continuing the game recorded at `path`. ValueError if it cannot, also for a
+        damaged record (a crash may have cut it short, or someone edited it)."""
         header, moves, net = host_record.load(path)
-        host = cls(header["engine"], len(header["players"]), header["options"],
-                   relay_url=relay_url, host_name=host_record.host_name(header, net),
-                   level=net.get("level", "strong"), timer=net.get("timer"),
-                   takeover=net.get("takeover"), **kwargs)
-        host.session = HostSession.from_record({**header, "moves": moves})
-        host.uplink.code, host.uplink.host_token = net["code"], net["host_token"]
-        host.salt, host.commitment = net["salt"], net["commitment"]
-        host.seats[:] = host_record.seats(header, net)
+        try:
+            host = cls(header["engine"], len(header["players"]), header["options"],
+                       relay_url=relay_url, host_name=host_record.host_name(header, net),
+                       level=net.get("level", "strong"), timer=net.get("timer"),
+                       takeover=net.get("takeover"), **kwargs)
+            host.session = HostSession.from_record({**header, "moves": moves})
+            host.uplink.code, host.uplink.host_token = net["code"], net["host_token"]
+            host.salt, host.commitment = net["salt"], net["commitment"]
+            host.seats[:] = host_record.seats(header, net)
+        except (KeyError, TypeError, AttributeError, IllegalMove) as exc:
+            raise ValueError(f"the record {path.name} is damaged and cannot be resumed "
+                             f"({type(exc).__name__}: {exc})") from None
         host.record_path = path
         if host.keep_record:
             host._writer = store.RecordWriter(path, host._header(), moves)
@@ -465,13 +508,15 @@ class NetHost:
     def _apply(self, seat: int, move: Move) -> None:
         assert self.session is not None
         events = self.session.submit(seat, move)
-        if self._writer is not None:
-            self._writer.move(seat, move)
+        writer = self._writer
+        if writer is not None:
+            recorded = self.session.moves[-1][1]  # the engine's copy, not the sender's dict
+            self._record(lambda: writer.move(seat, recorded))
         self._broadcast("update", events)
         if self.session.over:
             if self._writer is not None:
-                self._writer.finish()
-                self._writer = None
+                self._record(self._writer.finish)
+            self._writer = None
             self._presence()
             self.finished.set()
         self._reschedule()

@@ -47,6 +47,10 @@ class Seat:
         return {"name": self.name, "bot": self.bot, "kind": kind,
                 "connected": self.connected, "auto": self.auto}
 
+    def holds(self, token: str | None) -> bool:
+        """Whether `token` is this seat's (compared in constant time)."""
+        return bool(token and self.token and secrets.compare_digest(self.token, token))
+
     def claim(self, cid: int, name: str | None) -> None:
         """Connection `cid` plays this seat now, under `name` (None: the seat keeps its name),
         and the seat gets a token if it has none yet."""
@@ -72,10 +76,9 @@ def seat_for(seats: list[Seat], name: str, token: str | None, watch: bool,
     """Which seat a joining connection gets: its own (by token), an away seat with its name
     once the game runs, else the first free seat in the lobby. None: it watches (if it asked
     to) or there is no seat for it."""
-    if token:
-        for i, seat in enumerate(seats):
-            if seat.token and secrets.compare_digest(seat.token, token):
-                return i
+    for i, seat in enumerate(seats):
+        if seat.holds(token):
+            return i
     if watch:
         return None
     if started:

@@ -111,6 +111,12 @@ class HostSession:
         check_seat(len(self.seats), seat)
         before = self.state
         after = self.engine.apply(before, seat, move)
+        # Keep the engine's own copy of the move: the record is written to disk and sent to
+        # every peer at the end, so nothing a sender added to a legal move may ride along.
+        canonical = next((m for m in self.engine.legal_moves(before, seat) if m == move), None)
+        if canonical is None:
+            raise IllegalMove("That is not one of the moves you can make now")
+        move = canonical
         events = self.engine.events(before, seat, move, after)
         self.state = after
         self.state_no += 1

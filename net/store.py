@@ -63,17 +63,19 @@ def load_token(code: str, name: str) -> tuple[str, str] | None:
 
 
 def save_token(code: str, token: str, name: str) -> None:
-    path = _tokens_path()
-    try:
-        tokens = json.loads(path.read_text(encoding="utf-8"))
-        if not isinstance(tokens, dict):
+    """Remember a seat's token for rejoining. Best effort: with no writable data directory
+    the player can still rejoin with the code and their name."""
+    with contextlib.suppress(OSError):
+        path = _tokens_path()
+        try:
+            tokens = json.loads(path.read_text(encoding="utf-8"))
+            if not isinstance(tokens, dict):
+                tokens = {}
+        except (OSError, ValueError):
             tokens = {}
-    except (OSError, ValueError):
-        tokens = {}
-    tokens[code] = [token, name]
-    # Rooms are short-lived: keep the newest few dozen tokens only.
-    kept = dict(list(tokens.items())[-50:])
-    _write_private(path, json.dumps(kept))
+        tokens[code] = [token, name]
+        # Rooms are short-lived: keep the newest few dozen tokens only.
+        _write_private(path, json.dumps(dict(list(tokens.items())[-50:])))
 
 
 # -- game records (host side) ----------------------------------------------------------------

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
+import pytest
 from netsupport import Player
 from test_net_game import finish, open_table
 
@@ -65,6 +67,10 @@ async def test_a_player_who_lost_the_token_rejoins_with_code_and_name(relay: Rel
         sync = await again.wait_for(table)
         assert sync["type"] == "sync" and sync["seat"] == 1 and again.link.seats == [1]
         assert sync["log"] == host.session.log
+        # Anyone could know a name: the old token is not handed out, and everyone is told.
+        assert isinstance(pia.link, RemoteLink) and again.link.token != pia.link.token
+        assert not host.seats[1].holds(pia.link.token)
+        await me.wait_for(lambda m: m["type"] == "notice" and "by name" in m["text"])
         await finish(me, again, per)
     finally:
         await close_all(host, pia, per)
@@ -140,3 +146,21 @@ async def test_a_crashed_host_resumes_from_its_record_and_peers_rejoin(relay: Re
         assert [s["connected"] for s in resumed.seat_list()] == [True, True, True]
     finally:
         await close_all(resumed or host, pia, per)
+
+
+async def test_a_host_that_cannot_write_its_record_plays_on_and_says_so(
+    relay: Relay, private_dirs: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocked = private_dirs / "a-file"
+    blocked.write_text("not a folder")
+    monkeypatch.setenv("TABLETOP_TUI_HOME", str(blocked / "home"))  # can never be created
+    host, me, (pia, per) = await open_table(relay, seed=6)
+    try:
+        host.start()
+        await finish(me, pia, per)
+        assert host.record_path is None
+        assert pia.result is not None and pia.result["scores"] == host.session.result()["scores"]
+        notices = [m["text"] for m in pia.messages if m["type"] == "notice"]
+        assert any("record cannot be written" in text for text in notices), notices
+    finally:
+        await close_all(host, pia, per)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 import math
 import os
 import stat
@@ -13,6 +14,7 @@ import msgpack
 import pytest
 
 from net import codes, discovery, fairness
+from net.host import NetHost
 from net.protocol import MAX_FRAME, PEER_FRAMES, VERSION, ProtocolError, check, decode, encode
 from net.session import HostSession, SeatInfo
 
@@ -117,6 +119,23 @@ def test_changed_moves_are_caught() -> None:
     assert not fairness.verify(committed, {}, 1, seen, session.result()).ok
 
 
+def test_a_stacked_deck_is_caught_and_refused_at_a_networked_table() -> None:
+    deck = list(range(3, 36))  # the cards in order: whoever plays first knows them all
+    seats = [SeatInfo(f"B{i}", "random") for i in range(3)]
+    session = HostSession("schoene", seats, 5, {"stack": deck, "first": 0})
+    salt = fairness.new_salt()
+    seen = {0: session.engine.view(session.state, 1)}
+    session.run_bots()
+    reveal = {"seed": 5, "salt": salt, "record": session.record()}
+    verdict = fairness.verify(fairness.commitment(5, salt), reveal, 1, seen, session.result())
+    assert not verdict.ok and "fixed the deal" in verdict.reason
+    with pytest.raises(ValueError, match="fix the deal"):
+        NetHost("schoene", 3, {"stack": deck}, relay_url="ws://127.0.0.1:1")
+    host = NetHost("schoene", 3, relay_url="ws://127.0.0.1:1")
+    with pytest.raises(ValueError, match="fix the deal"):
+        host.set_option("first", 0)
+
+
 # -- same-machine discovery ----------------------------------------------------------------------
 def test_the_rooms_file_finds_a_room_by_code_alone(private_dirs: Path) -> None:
     assert discovery.lookup_local("K7QX9MPA") is None
@@ -162,3 +181,26 @@ async def test_a_lan_room_is_found_by_its_code_over_mdns() -> None:
         assert await discovery.find_lan("K7QX9MPB", 0.3) is None
     finally:
         await advertiser.stop()
+
+
+GOOD_HEADER = {"engine": "schoene", "options": {}, "seed": 1,
+               "players": [{"name": "a", "bot": None}] * 3,
+               "net": {"code": "AAAAAAAA", "host_token": "t", "salt": "s", "commitment": "c"}}
+
+
+@pytest.mark.parametrize(("header", "move"), [
+    ({k: v for k, v in GOOD_HEADER.items() if k != "players"}, None),
+    ({**GOOD_HEADER, "net": {}}, None),
+    ({**GOOD_HEADER, "players": [{"name": "a", "bot": None, "x": 1}] * 3}, None),
+    ({**GOOD_HEADER, "options": [1]}, None),
+    (GOOD_HEADER, ["x", {"type": "take"}]),
+    (GOOD_HEADER, [0, {"type": "fly"}]),
+], ids=["no players", "no net", "odd player", "odd options", "bad seat", "illegal move"])
+def test_a_damaged_record_cannot_be_resumed_and_says_so(
+    tmp_path: Path, header: dict[str, Any], move: list[Any] | None
+) -> None:
+    path = tmp_path / "game.jsonl"
+    lines = [header] if move is None else [header, move]
+    path.write_text("".join(f"{json.dumps(line)}\n" for line in lines))
+    with pytest.raises(ValueError, match="damaged"):
+        NetHost.resume(path, "ws://127.0.0.1:1", keep_record=False)

@@ -110,7 +110,10 @@ class RemoteLink(TableLink):
 
     async def _join_once(self, open_timeout: float | None = None) -> tuple[ClientConnection, Frame]:
         if self.server:
-            self.url = discovery.server_url(self.server)
+            try:
+                self.url = discovery.server_url(self.server)
+            except ValueError as exc:
+                raise JoinError("bad_server", str(exc)) from None
         else:
             self.url = await discovery.resolve(self.code)
         try:
@@ -246,7 +249,9 @@ class RemoteLink(TableLink):
             self.emit({"type": "connection", "state": "host_back", "message": "the host is back"})
         elif t == "echo":
             if self._echoes:
-                self._echoes.popleft().set_result(body["data"])
+                waiting = self._echoes.popleft()
+                if not waiting.done():  # its caller may have given up waiting
+                    waiting.set_result(body["data"])
         elif t == "welcome":
             self._welcome(frame)
         else:

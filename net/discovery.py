@@ -23,6 +23,7 @@ import os
 import socket
 import stat
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from net.codes import room_key
 
@@ -35,14 +36,26 @@ LAN_TIMEOUT = 1.5
 
 
 def server_url(text: str) -> str:
-    """`HOST`, `HOST:PORT` or a ws:// / wss:// URL -> a websocket URL."""
-    text = text.strip()
-    if text.startswith(("ws://", "wss://")):
-        return text
-    host, sep, port = text.rpartition(":")
-    if not sep or not port.isdigit() or (host.count(":") and not host.startswith("[")):
-        return f"ws://{text}:{DEFAULT_PORT}"
-    return f"ws://{host}:{port}"
+    """`HOST`, `HOST:PORT` or a ws:// / wss:// URL -> a websocket URL; ValueError, saying
+    what is accepted, for anything else."""
+    typed = text.strip()
+    url = typed
+    if not typed.startswith(("ws://", "wss://")):
+        host, sep, port = typed.rpartition(":")
+        if sep and port.isdigit() and (":" not in host or host.startswith("[")):
+            url = f"ws://{host}:{port}"
+        elif typed.count(":") >= 2 and not typed.startswith("["):  # a bare IPv6 address
+            url = f"ws://[{typed}]:{DEFAULT_PORT}"
+        else:
+            url = f"ws://{typed}:{DEFAULT_PORT}"
+    try:
+        parts = urlsplit(url)
+        fine = bool(parts.hostname) and (parts.port is None or 0 < parts.port < 65536)
+    except ValueError:  # a port that is not a number, or out of range
+        fine = False
+    if not fine:
+        raise ValueError(f"a relay is HOST, HOST:PORT or a ws:// URL, not {typed!r}")
+    return url
 
 
 # -- same machine ----------------------------------------------------------------------------

@@ -129,8 +129,9 @@ class LocalLink(TableLink):
     async def _play_bots(self) -> None:
         """Bots move one at a time, paced so people can follow what they did."""
         while (pending := self.session.pending_bot()) is not None:
+            state_no = self.session.state_no
             await asyncio.sleep(self.bot_delay)
-            if self.session.pending_bot() != pending:
+            if self.session.state_no != state_no:
                 continue  # a person moved meanwhile; ask the bots again
             events = self.session.submit(*pending)
             self._broadcast(events)

@@ -10,9 +10,8 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from engines import ENGINE_IDS, get_engine
+from net.discovery import DEFAULT_PORT, server_url
 from net.session import BOT_LEVELS
-
-DEFAULT_PORT = 8765
 
 
 class _Parser(argparse.ArgumentParser):
@@ -67,6 +66,21 @@ def _count(text: str) -> int:
     return value
 
 
+def _port(text: str) -> int:
+    port = _count(text)
+    if port > 65535:
+        raise argparse.ArgumentTypeError(f"a port is 1 to 65535 (0: any free one), not {port}")
+    return port
+
+
+def _server(text: str) -> str:
+    try:
+        server_url(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
 def _game(text: str) -> str:
     if text not in ENGINE_IDS:
         raise argparse.ArgumentTypeError(
@@ -94,9 +108,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     host = sub.add_parser("host", help="host a networked game and show its join code")
     host.add_argument("game", type=_game, nargs="?", default=None)
-    host.add_argument("--server", default=None, help="use the relay at HOST:PORT or ws:// URL")
+    host.add_argument("--server", type=_server, default=None,
+                      help="use the relay at HOST:PORT or ws:// URL")
     host.add_argument("--lan", action="store_true", help="listen on the LAN and advertise it")
-    host.add_argument("--port", type=_count, default=DEFAULT_PORT, help="relay port")
+    host.add_argument("--port", type=_port, default=DEFAULT_PORT, help="relay port")
     host.add_argument("--resume", action="store_true", help="continue the last hosted game")
     host.add_argument("--headless", action="store_true", help="no screen: print code and result")
     host.add_argument("--bots", type=_count, default=0, help="bot seats (headless)")
@@ -108,14 +123,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     join = sub.add_parser("join", help="join a game by its code")
     join.add_argument("code", help="the join code, e.g. K7QX-9MPA")
-    join.add_argument("--server", default=None, help="the relay at HOST:PORT or ws:// URL")
+    join.add_argument("--server", type=_server, default=None,
+                      help="the relay at HOST:PORT or ws:// URL")
     join.add_argument("--watch", action="store_true", help="watch as a spectator")
     join.add_argument("--name", default=None, help="your name at the table")
     join.add_argument("--bot", choices=BOT_LEVELS, default=None, help="play headless as a bot")
 
     serve = sub.add_parser("serve", help="run a standalone relay (headless)")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    serve.add_argument("--port", type=_count, default=DEFAULT_PORT)
+    serve.add_argument("--port", type=_port, default=DEFAULT_PORT)
 
     rules = sub.add_parser("rules", help="print a game's rules")
     rules.add_argument("game", type=_game)
@@ -127,9 +143,10 @@ def _options(game: str, items: list[str]) -> dict[str, Any]:
 
 
 def _check_players(game: str, total: int) -> None:
-    eng = get_engine(game)
-    if not eng.min_players <= total <= eng.max_players:
-        fail(f"{eng.title} takes {eng.min_players} to {eng.max_players} players, not {total}")
+    try:
+        get_engine(game).check_players(total)
+    except ValueError as exc:
+        fail(str(exc))
 
 
 def main(argv: Sequence[str] | None = None) -> None:

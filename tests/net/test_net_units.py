@@ -169,6 +169,12 @@ def test_server_addresses(text: str, url: str) -> None:
     assert discovery.server_url(text) == url
 
 
+@pytest.mark.parametrize("text", ["host:notaport", "h:70000", "ws://", "ws://h:0", ""])
+def test_a_bad_server_address_says_what_a_good_one_looks_like(text: str) -> None:
+    with pytest.raises(ValueError, match="HOST:PORT"):
+        discovery.server_url(text)
+
+
 async def test_a_lan_room_is_found_by_its_code_over_mdns() -> None:
     advertiser = discovery.Advertiser()
     try:

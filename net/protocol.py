@@ -166,7 +166,3 @@ def is_plain(value: Any, depth: int = 0) -> bool:
     if isinstance(value, dict):
         return all(isinstance(k, str) and is_plain(v, depth + 1) for k, v in value.items())
     return False
-
-
-def error(code: str, message: str, **extra: Any) -> bytes:
-    return encode("error", code=code, message=message, **extra)

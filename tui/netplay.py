@@ -192,7 +192,7 @@ class NetGameScreen(GameScreen):
             text = tr(f"net.connection.{state}", message=data.get("message", ""))
             self._log([("note", text)], note=True)
             if state in ("reconnecting", "closed", "host_away"):
-                self.notify(text, severity="warning")
+                self.notify(text, severity="warning", markup=False)
 
     def action_chat(self) -> None:
         def said(text: str | None) -> None:

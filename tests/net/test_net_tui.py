@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
+from textual.widgets import Static
 
+from net.client import RemoteLink
 from net.hosting import HostPlan
 from net.relay import Relay
 from tui.netplay import NetGameScreen, opening_app
 from tui.screens.host import HostScreen
 from tui.screens.join import JoinScreen
-from tui.screens.net_lobby import HostLobbyScreen, PeerLobbyScreen
+from tui.screens.net_lobby import HostLobbyScreen, NetLobby, PeerLobbyScreen
 from tui.widgets import EventLog
 
 STEPS = 400
@@ -77,3 +81,77 @@ async def test_two_apps_play_through_the_relay_and_see_each_others_moves(relay: 
             assert view["players"][0]["chips"] is None and view["my_chips"] is not None
             await peer_game.link.close()
             await host_game.link.close()  # closes the room
+
+
+async def open_host_lobby(pilot: Pilot[None]) -> HostLobbyScreen:
+    lobby: HostLobbyScreen = await until(pilot, screen_of(pilot, HostLobbyScreen), "the lobby")
+    return lobby
+
+
+async def test_a_peer_named_like_markup_shows_in_the_host_lobby_as_typed(relay: Relay) -> None:
+    """Names and chat are plain text: a peer called "[/]" once crashed the host's lobby."""
+    plan = HostPlan("schoene", 3, server=relay.url, host_name="Hana")
+    app = opening_app(lambda: HostScreen(plan, auto=True), "en", None)
+    async with app.run_test(size=(120, 60)) as pilot:
+        lobby = await open_host_lobby(pilot)
+        peer = RemoteLink(lobby.host.display_code, "[/]", server=relay.url)
+        await peer.connect()
+        try:
+            await until(pilot, lambda: lobby.seats[1]["name"] == "[/]", "the peer in seat 2")
+            await peer.send_chat("[b]hi")
+            await until(pilot, lambda: "[/]: [b]hi" in lobby.chat_lines, "the chat line")
+            await pilot.click("#bot-2")
+            await until(pilot, lambda: lobby.seats[2]["kind"] == "bot", "a bot in seat 3")
+            await pilot.pause()
+            rows = [
+                " ".join(str(cell.render()) for cell in row.query(Static))
+                for row in lobby.query(".netseat")
+            ]
+            assert "[/]" in rows[1]
+            # The bot's strength in words, as the local lobby says it.
+            assert "Bot (strong)" in rows[2] and "(strong)" not in rows[2].replace("Bot (", "")
+            assert "[/]: [b]hi" in lobby.query_one("#netlobby-chat", EventLog).texts
+        finally:
+            await peer.close()
+        await lobby.room.close()
+
+
+async def test_the_host_lobby_draws_its_seats_once_on_opening(
+    relay: Relay, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    drawn: list[str] = []
+    show_seats = NetLobby.show_seats
+
+    async def counting(self: NetLobby) -> None:
+        drawn.append(type(self).__name__)
+        await show_seats(self)
+
+    monkeypatch.setattr(NetLobby, "show_seats", counting)
+    plan = HostPlan("schoene", 3, server=relay.url, host_name="Hana")
+    app = opening_app(lambda: HostScreen(plan, auto=True), "en", None)
+    async with app.run_test(size=(120, 60)) as pilot:
+        lobby = await open_host_lobby(pilot)
+        await until(pilot, lambda: len(lobby.query(".netseat")) == 3, "3 seats")
+        for _ in range(10):
+            await pilot.pause(0.01)
+        assert drawn == ["HostLobbyScreen"]
+        await lobby.room.close()
+
+
+async def test_a_host_quitting_the_app_closes_the_room_for_peers(relay: Relay) -> None:
+    plan = HostPlan("schoene", 3, server=relay.url, host_name="Hana")
+    app = opening_app(lambda: HostScreen(plan, auto=True), "en", None)
+    peer: RemoteLink | None = None
+    try:
+        async with app.run_test(size=(120, 60)) as pilot:
+            lobby = await open_host_lobby(pilot)
+            peer = RemoteLink(lobby.host.display_code, "Pia", server=relay.url)
+            await peer.connect()
+            await until(pilot, lambda: lobby.host.seat_list()[1]["name"] == "Pia", "Pia seated")
+            await pilot.press("ctrl+q")
+        # The room said goodbye: the peer hears why, not a dropped connection.
+        await asyncio.wait_for(peer.closed.wait(), 5)
+        assert "closed the room" in peer.close_reason
+    finally:
+        if peer is not None:
+            await peer.close()

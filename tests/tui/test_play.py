@@ -16,10 +16,12 @@ from tui_helpers import (
 )
 
 from engines import get_engine
+from net.session import SeatInfo
 from tui.app import TabletopApp, local_app
 from tui.boards.base import GameBoard
 from tui.screens.game import GameScreen
 from tui.screens.handoff import HandoffScreen
+from tui.screens.lobby import LocalGame
 from tui.screens.results import ResultsScreen
 from tui.widgets import ActionBar
 
@@ -161,3 +163,28 @@ async def test_hot_seat_hides_the_table_between_people() -> None:
         # Consecutive handoffs always name a different person.
         assert all(a != b for a, b in itertools.pairwise(handed_to))
         assert game_screen(app).link.seats == [0, 1]
+
+
+async def test_names_that_look_like_markup_are_shown_as_typed() -> None:
+    """Names are plain text everywhere (handoff, table, log, results): a person called "[/]"
+    once crashed the app on the first screen that showed the name."""
+    seats = [SeatInfo(name="Alice"), SeatInfo(name="[/]"), SeatInfo(name="[b]x", bot="random")]
+    app = TabletopApp(lang="en", start=LocalGame("schoene", seats, {}, 7), bot_delay=0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await play_to_results(pilot, app)
+        shot = app.export_screenshot().replace("&#160;", " ")
+        for name in ("[/]", "[b]x"):
+            assert name in shot
+        rows = " ".join(text_of(who) for who in app.screen.query(".who").results(Static))
+        assert "[/]" in rows and "[b]x" in rows
+
+
+async def test_quitting_the_app_from_a_game_stops_its_bots() -> None:
+    # A bot moves first and takes its time, so its task is waiting when the app quits.
+    app = local_app("schoene", 1, 2, "random", seed=3, options={"first": 1}, bot_delay=30)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for_board(pilot)
+        bots = local_link(app)._bots
+        assert bots is not None and not bots.done()
+        await pilot.press("ctrl+q")
+    assert bots.cancelled()

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Markdown, OptionList, Static
-from tui_helpers import game_screen, settle, wait_for_board
+from textual.widgets import Button, Input, Markdown, OptionList, Static, Switch
+from tui_helpers import game_screen, open_lobby, settle, wait_for_board
 
 import tui.app
 from engines import get_engine
@@ -17,6 +17,7 @@ from tui import boards, i18n
 from tui.app import TabletopApp, local_app
 from tui.boards.base import GameBoard
 from tui.cli import main
+from tui.screens.base import MAX_NAME
 from tui.screens.game import GameScreen
 from tui.screens.help import HelpScreen
 from tui.screens.menu import MenuScreen
@@ -257,3 +258,63 @@ async def test_the_menu_opens_hosting_and_joining_from_the_keyboard() -> None:
             await settle(pilot)
             assert isinstance(app.screen, MenuScreen)
             app.screen.query_one("#menu", OptionList).highlighted = 0
+
+
+async def test_the_board_has_the_keys_again_after_the_window_was_too_small() -> None:
+    app = snapshot_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        board = await until_my_turn(pilot)
+        await pilot.resize_terminal(30, 10)
+        await settle(pilot)
+        await pilot.resize_terminal(100, 30)
+        await settle(pilot)
+        assert app.focused is board
+        moves = len(game_screen(app).link.session.moves)  # type: ignore[attr-defined]
+        await pilot.press("t")
+        await settle(pilot)
+        assert len(game_screen(app).link.session.moves) > moves  # type: ignore[attr-defined]
+
+
+async def type_into(pilot: Pilot[None], selector: str, text: str) -> None:
+    await pilot.click(selector)
+    await pilot.press(*text)
+
+
+async def test_a_language_switch_keeps_what_was_typed_in_the_lobby() -> None:
+    app = TabletopApp(lang="en", bot_delay=0)
+    async with app.run_test(size=(120, 50)) as pilot:
+        await open_lobby(pilot, "schoene")
+        await type_into(pilot, "#name-0", "Alice")
+        await type_into(pilot, "#name-1", "R" * 40)  # longer than any name may be
+        await type_into(pilot, "#seed", "42")
+        await pilot.click("#opt-lucky_pig")
+        await pilot.press("f3")
+        await settle(pilot)
+        assert i18n.language() == "de"
+        lobby = app.screen
+        assert lobby.query_one("#name-0", Input).value == "Alice"
+        assert lobby.query_one("#name-1", Input).value == "R" * MAX_NAME
+        assert lobby.query_one("#seed", Input).value == "42"
+        assert lobby.query_one("#opt-lucky_pig", Switch).value is False
+
+
+async def test_a_language_switch_keeps_what_was_typed_to_join() -> None:
+    from tui.screens.join import JoinScreen
+
+    app = TabletopApp(lang="en")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        app.push_screen(JoinScreen())
+        await settle(pilot)
+        await type_into(pilot, "#code", "K7QX-9MPA")
+        await type_into(pilot, "#name", "Pia")
+        await type_into(pilot, "#server", "127.0.0.1:8765")
+        await pilot.click("#watch")
+        await pilot.press("f3")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, JoinScreen)
+        assert screen.query_one("#join", Button).label.plain == "Beitreten"
+        typed = [screen.query_one(f"#{field}", Input).value for field in ("code", "name", "server")]
+        assert typed == ["K7QX-9MPA", "Pia", "127.0.0.1:8765"]
+        assert screen.query_one("#watch", Switch).value is True

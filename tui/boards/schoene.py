@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.containers import Grid, Horizontal, Vertical
+from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Static
 
@@ -127,12 +128,12 @@ class Board(GameBoard):
         pigs_on = self.query_one("#pigs-on", Static)
         pigs_on.display = bool(view["centre_pigs"])
         names = seat_names(table.names, view["centre_pigs"])
-        pigs_on.update(f"{PIG} {tr('schoene.pigs_on', names=names)}")
+        pigs_on.update(Content(f"{PIG} {tr('schoene.pigs_on', names=names)}"))
         deck_left = view["deck_left"]
         self.query_one("#deck-card", Card).display = deck_left > 0
         self.query_one("#deck-card", Card).show(str(deck_left), face_down=True)
         self.query_one("#deck", Static).update(tr("schoene.deck_left", count=deck_left))
-        self.query_one("#status", Static).update(self.status_line(table))
+        self.query_one("#status", Static).update(Content(self.status_line(table)))
 
     def status_line(self, table: Table) -> str:
         view = table.view

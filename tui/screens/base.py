@@ -1,6 +1,7 @@
 """What all our screens share: key bindings whose labels follow the language, and a way to
 redraw everything in a new language without losing state (screens keep their state in plain
-attributes and build widgets from it in `compose`, so `retranslate` is just a recompose)."""
+attributes and build widgets from it in `compose`, so `retranslate` is a `harvest` of the form
+into those attributes and a recompose)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,9 @@ from textual.widgets import Button
 from tui.i18n import tr
 
 ResultType = TypeVar("ResultType")
+
+# Longest player name any form accepts: names go into titles and frames of every table.
+MAX_NAME = 32
 
 # (keys, action, i18n key of the label, shown in the footer)
 KeySpec = tuple[str, str, str, bool]
@@ -35,8 +39,14 @@ class TableScreen(Screen[ResultType]):
         works without a mouse, as it must over SSH."""
         self.query_one(f"#{button}", Button).press()
 
+    def harvest(self) -> None:
+        """Copy what was typed or picked in the screen's form back into its attributes.
+        Forms override this: `retranslate` calls it first, so a language switch keeps what
+        was typed but not yet acted on."""
+
     async def retranslate(self) -> None:
         """Redraw in the current language."""
+        self.harvest()
         self._bindings = BindingsMap(self.key_bindings())
         await self.recompose()
         self.refresh_bindings()

@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.events import Resize
 from textual.message import Message
 from textual.widgets import Footer, Static
@@ -36,8 +37,9 @@ CHROME_HEIGHT = 2
 Entry = tuple[str, Any]
 
 
-class LinkMessage(Message):
-    """A message from the link, moved onto the screen's queue so it is handled in order."""
+class LinkMessage(Message, bubble=False):
+    """A message from the link, moved onto the screen's queue so it is handled in order. It is
+    the screen's alone: it must not bubble on to the app."""
 
     def __init__(self, data: dict[str, Any]) -> None:
         super().__init__()
@@ -68,6 +70,7 @@ class GameScreen(TableScreen[None]):
         self._started = False
         self._show_pending = False
         self._leaving = False
+        self._link_closed = False
 
     # -- layout ------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -118,7 +121,11 @@ class GameScreen(TableScreen[None]):
         need_w, need_h = boards.board_class(self.engine_id).MIN_SIZE
         need_h += CHROME_HEIGHT
         too_small = width < need_w or height < need_h
+        shown_again = self.has_class("-too-small") and not too_small
         self.set_class(too_small, "-too-small")
+        if shown_again and self.board is not None:
+            # Hiding the table took the focus off the board, and with it the move keys.
+            self.board.focus()
         self.set_class(width < need_w + LOG_WIDTH, "-narrow")
         self._update_topbar()
         if too_small:
@@ -145,7 +152,7 @@ class GameScreen(TableScreen[None]):
         if self.has_class("-narrow") and self.entries:
             # No room for the log: at least the last thing that happened stays in sight.
             parts.append(self._entry_text(self.entries[-1]))
-        self.query_one("#topbar", Static).update("  ·  ".join(parts))
+        self.query_one("#topbar", Static).update(Content("  ·  ".join(parts)))
 
     # -- the log -----------------------------------------------------------------------------
     def _entry_text(self, entry: Entry) -> str:
@@ -170,7 +177,7 @@ class GameScreen(TableScreen[None]):
             if data.get("seat") in self.link.seats:
                 text = tr("game.error", message=data.get("message", ""))
                 self._log([("note", text)], note=True)
-                self.notify(text, severity="error")
+                self.notify(text, severity="error", markup=False)
         elif kind == "chat":
             self._log([("note", tr("game.chat", name=data.get("name"), text=data.get("text")))])
         elif kind == "presence":
@@ -271,8 +278,19 @@ class GameScreen(TableScreen[None]):
             self.run_worker(self._close_then(self.dismiss), group="link")
 
     async def _close_then(self, then: Callable[[], Any]) -> None:
-        await self.link.close()
+        await self.close_link()
         then()
+
+    async def close_link(self) -> None:
+        """Close the link once, whichever way the screen goes."""
+        if not self._link_closed:
+            self._link_closed = True
+            await self.link.close()
+
+    async def on_unmount(self) -> None:
+        """Quitting (ctrl+q) or any other removal closes the table too: bots stop, a hosted
+        room says goodbye to its peers."""
+        await self.close_link()
 
     # -- moves -------------------------------------------------------------------------------
     def on_game_board_move_chosen(self, message: GameBoard.MoveChosen) -> None:
@@ -289,5 +307,5 @@ class GameScreen(TableScreen[None]):
             self._leaving = True
             self._log([("note", tr("game.leave_again"))], note=True)
             return
-        await self.link.close()
+        await self.close_link()
         self.dismiss()

@@ -6,6 +6,7 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Vertical
+from textual.content import Content
 from textual.widgets import Button, Footer, Static
 
 from tui.i18n import tr
@@ -23,10 +24,11 @@ class HandoffScreen(TableScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="handoff-box"):
-            yield Static(tr("handoff.title", name=self.player), id="handoff-title")
-            yield Static(tr("handoff.body", name=self.player), id="handoff-body")
+            yield Static(Content(tr("handoff.title", name=self.player)), id="handoff-title")
+            yield Static(Content(tr("handoff.body", name=self.player)), id="handoff-body")
             with Center():
-                yield ActionButton(tr("handoff.ready", name=self.player), variant="success")
+                ready = Content(tr("handoff.ready", name=self.player))
+                yield ActionButton(ready, variant="success")
         yield Footer()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

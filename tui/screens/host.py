@@ -9,13 +9,14 @@ from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
+from textual.content import Content
 from textual.widgets import Button, Footer, Input, Select, Static, Switch
 
 from engines import ENGINE_IDS, get_engine
 from net.hosting import HostPlan, open_room
 from tui import boards
 from tui.i18n import tr
-from tui.screens.base import KeySpec, TableScreen
+from tui.screens.base import MAX_NAME, KeySpec, TableScreen
 from tui.screens.net_lobby import CSS, HostLobbyScreen, RoomLink
 
 
@@ -63,12 +64,12 @@ class HostScreen(TableScreen[None]):
                 yield Select([(get_engine(g).title, g) for g in playable()], value=plan.game,
                              allow_blank=False, id="game")
             yield Static(tr("host.name"), classes="netlobby-heading")
-            yield Input(plan.host_name or "", id="name", max_length=32)
+            yield Input(plan.host_name or "", id="name", max_length=MAX_NAME)
             yield Static(tr("host.server"), classes="netlobby-heading")
             yield Input(plan.server or "", id="server", placeholder="127.0.0.1:8765")
             yield Switch(plan.lan, id="lan")
             yield Static(tr("host.lan"), classes="netlobby-label")
-            yield Static(self.error, id="netlobby-error")
+            yield Static(Content(self.error), id="netlobby-error")
             yield Button(tr("host.open"), id="open", variant="success")
         yield Footer()
 
@@ -97,7 +98,7 @@ class HostScreen(TableScreen[None]):
             plan.seats = plan.seats if plan.seats >= engine.min_players else engine.min_players
         self.show_error(tr("host.opening"))
         try:
-            room = await open_room(plan, say=lambda text: self.notify(text))
+            room = await open_room(plan, say=lambda text: self.notify(text, markup=False))
         except (OSError, ValueError) as exc:
             self.show_error(tr("host.failed", message=str(exc)))
             return
@@ -110,7 +111,7 @@ class HostScreen(TableScreen[None]):
 
     def show_error(self, text: str) -> None:
         self.error = text
-        self.query_one("#netlobby-error", Static).update(text)
+        self.query_one("#netlobby-error", Static).update(Content(text))
 
     def action_back(self) -> None:
         self.dismiss()

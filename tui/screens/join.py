@@ -7,12 +7,13 @@ from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
+from textual.content import Content
 from textual.widgets import Button, Footer, Input, Static, Switch
 
 from net import codes
 from net.client import JoinError, RemoteLink
 from tui.i18n import tr
-from tui.screens.base import KeySpec, TableScreen
+from tui.screens.base import MAX_NAME, KeySpec, TableScreen
 from tui.screens.host import login_name
 from tui.screens.net_lobby import CSS, PeerLobbyScreen
 
@@ -34,11 +35,12 @@ class JoinScreen(TableScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="netlobby-box"):
             yield Static(tr("join.title"), id="netlobby-title")
-            yield Static(self.error, id="netlobby-error")
+            yield Static(Content(self.error), id="netlobby-error")
             yield Static(tr("join.code"), classes="netlobby-heading")
             yield Input(self.code, id="code", placeholder="K7QX-9MPA", max_length=20)
             yield Static(tr("join.name"), classes="netlobby-heading")
-            yield Input(self.player, id="name", placeholder=login_name(), max_length=32)
+            yield Input(self.player, id="name", placeholder=login_name(),
+                        max_length=MAX_NAME)
             yield Static(tr("join.server"), classes="netlobby-heading")
             yield Input(self.server, id="server", placeholder="127.0.0.1:8765")
             with Horizontal(classes="netlobby-row"):
@@ -61,11 +63,14 @@ class JoinScreen(TableScreen[None]):
         event.stop()
         self.start_join()
 
-    def start_join(self) -> None:
+    def harvest(self) -> None:
         self.code = self.query_one("#code", Input).value.strip()
         self.player = self.query_one("#name", Input).value.strip()
         self.server = self.query_one("#server", Input).value.strip()
         self.watch = self.query_one("#watch", Switch).value
+
+    def start_join(self) -> None:
+        self.harvest()
         self.run_worker(self.join(), group="join", exclusive=True)
 
     async def join(self) -> None:
@@ -86,7 +91,7 @@ class JoinScreen(TableScreen[None]):
     def show_error(self, text: str) -> None:
         self.error = text
         line = self.query_one("#netlobby-error", Static)
-        line.update(text)
+        line.update(Content(text))
         line.scroll_visible()
 
     def action_back(self) -> None:

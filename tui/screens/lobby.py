@@ -9,15 +9,17 @@ from typing import Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
+from textual.content import Content
 from textual.widgets import Button, Footer, Input, Select, Static, Switch
 
 from engines import get_engine
 from net.session import SeatInfo
 from tui import boards
 from tui.i18n import tr
-from tui.screens.base import KeySpec, TableScreen
+from tui.screens.base import MAX_NAME, KeySpec, TableScreen
 
-SEAT_KINDS = ("person", "random", "strong")  # seat 0 is always "you"
+BOT_LEVELS = ("random", "strong")  # each has its label "lobby.bot_<level>"
+SEAT_KINDS = ("person", *BOT_LEVELS)  # seat 0 is always "you"
 MAX_SEED = 2**63
 
 
@@ -79,7 +81,7 @@ class LobbyScreen(TableScreen[LocalGame | None]):
                         yield Static(tr("lobby.you"), classes="seat-kind")
                     else:
                         yield Select(
-                            [(tr(f"lobby.{self._kind_key(k)}"), k) for k in SEAT_KINDS],
+                            [(tr(self._kind_key(k)), k) for k in SEAT_KINDS],
                             value=row.kind,
                             allow_blank=False,
                             id=f"kind-{index}",
@@ -90,6 +92,7 @@ class LobbyScreen(TableScreen[LocalGame | None]):
                         placeholder=self._placeholder(index),
                         id=f"name-{index}",
                         classes="seat-name",
+                        max_length=MAX_NAME,
                     )
             with Horizontal(classes="lobby-buttons"):
                 yield Button(tr("lobby.add"), id="add")
@@ -107,13 +110,13 @@ class LobbyScreen(TableScreen[LocalGame | None]):
                     yield Static(label, classes="option-label")
             yield Static(tr("lobby.seed"), classes="lobby-heading")
             yield Input(self.seed_text, type="integer", id="seed", placeholder="—")
-            yield Static(self.error, id="lobby-error")
+            yield Static(Content(self.error), id="lobby-error")
             yield Button(tr("lobby.start"), id="start", variant="success")
         yield Footer()
 
     @staticmethod
     def _kind_key(kind: str) -> str:
-        return {"person": "person", "random": "bot_random", "strong": "bot_strong"}[kind]
+        return "lobby.person" if kind == "person" else f"lobby.bot_{kind}"
 
     def _placeholder(self, index: int) -> str:
         humans = sum(1 for r in self.rows if r.kind in ("you", "person"))
@@ -123,12 +126,12 @@ class LobbyScreen(TableScreen[LocalGame | None]):
 
     def _number_of(self, index: int) -> int:
         """People are numbered among people, bots among bots ("Player 2", "Bot 1")."""
-        bot = self.rows[index].kind in ("random", "strong")
-        same = [i for i, r in enumerate(self.rows) if (r.kind in ("random", "strong")) == bot]
+        bot = self.rows[index].kind in BOT_LEVELS
+        same = [i for i, r in enumerate(self.rows) if (r.kind in BOT_LEVELS) == bot]
         return same.index(index) + 1
 
     # -- reading the form --------------------------------------------------------------------
-    def _harvest(self) -> None:
+    def harvest(self) -> None:
         """Copy what was typed and picked back into the screen's state."""
         for index, row in enumerate(self.rows):
             if row.kind != "you":
@@ -145,13 +148,13 @@ class LobbyScreen(TableScreen[LocalGame | None]):
         """A seat changed between person and bot: renumber the suggested names in place
         (recomposing here would remove the Select while it is still updating itself)."""
         event.stop()
-        self._harvest()
+        self.harvest()
         for index in range(len(self.rows)):
             self.query_one(f"#name-{index}", Input).placeholder = self._placeholder(index)
 
     async def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        self._harvest()
+        self.harvest()
         self.error = ""
         if event.button.id == "add" and len(self.rows) < self.engine.max_players:
             self.rows.append(SeatRow("strong"))
@@ -199,7 +202,7 @@ class LobbyScreen(TableScreen[LocalGame | None]):
         seats = []
         for index, row in enumerate(self.rows):
             name = row.name or self._placeholder(index)
-            bot = row.kind if row.kind in ("random", "strong") else None
+            bot = row.kind if row.kind in BOT_LEVELS else None
             seats.append(SeatInfo(name=name, bot=bot))
         return LocalGame(self.engine_id, seats, options, seed)
 

@@ -11,6 +11,7 @@ from typing import Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.widgets import Button, Footer, Input, Static, Switch
 
 from engines import get_engine
@@ -24,6 +25,7 @@ from tui.i18n import tr
 from tui.netplay import NetGameScreen
 from tui.screens.base import KeySpec, TableScreen
 from tui.screens.game import LinkMessage
+from tui.screens.lobby import BOT_LEVELS
 from tui.widgets import EventLog
 
 CSS = """
@@ -64,8 +66,10 @@ class NetLobby(TableScreen[None]):
         self.seats: list[dict[str, Any]] = []
         self.spectators = 0
         self.chat_lines: list[str] = []
+        self.say_text = ""  # the chat line being typed
         self.error = ""
         self.me: int | None = None
+        # Handed to the game screen, or closed: either way no longer this screen's to close.
         self._gone = False
 
     def compose(self) -> ComposeResult:
@@ -78,17 +82,45 @@ class NetLobby(TableScreen[None]):
             yield Vertical(id="netlobby-seats")
             yield Static(id="netlobby-spectators")
             yield from self.compose_controls()
-            yield Static(self.error, id="netlobby-error")
+            yield Static(Content(self.error), id="netlobby-error")
             yield Static(tr("netlobby.chat"), classes="netlobby-heading")
             yield EventLog(id="netlobby-chat", lines=self.chat_lines)
-            yield Input(placeholder=tr("netlobby.say"), id="netlobby-say", max_length=500)
+            yield Input(self.say_text, placeholder=tr("netlobby.say"), id="netlobby-say",
+                        max_length=500)
         yield Footer()
 
     def compose_controls(self) -> ComposeResult:
         yield from ()
 
     async def on_mount(self) -> None:
+        await self.prepare()
         await self.show_seats()
+
+    async def prepare(self) -> None:
+        """Start listening to the room, before the seats are first drawn. (A hook rather than
+        an `on_mount` of each lobby: Textual runs every class's `on_mount` by itself.)"""
+
+    async def on_unmount(self) -> None:
+        """However the screen goes (Esc, ctrl+q, the app ending), a room or link it still owns
+        is closed, so peers see the table close rather than a dropped connection."""
+        self.stop_listening()
+        if not self._gone:
+            self._gone = True
+            await self.close_link()
+
+    def stop_listening(self) -> None:
+        """Stop messages to this screen (it is going)."""
+
+    async def close_link(self) -> None:
+        raise NotImplementedError
+
+    async def action_leave(self) -> None:
+        self._gone = True
+        await self.close_link()
+        self.dismiss()
+
+    def harvest(self) -> None:
+        self.say_text = self.query_one("#netlobby-say", Input).value
 
     async def retranslate(self) -> None:
         await super().retranslate()
@@ -99,7 +131,9 @@ class NetLobby(TableScreen[None]):
         kind = seat["kind"]
         if kind == "empty":
             what = tr("netlobby.empty")
-        elif kind == "bot":
+        elif kind == "bot" and seat["bot"] in BOT_LEVELS:
+            what = tr(f"lobby.bot_{seat['bot']}")
+        elif kind == "bot":  # a level this version does not know
             what = tr("netlobby.bot", level=seat["bot"])
         else:
             what = tr(f"netlobby.{kind}")
@@ -118,7 +152,7 @@ class NetLobby(TableScreen[None]):
         await box.remove_children()
         rows = []
         for index, seat in enumerate(self.seats):
-            cells: list[Any] = [Static(text) for text in self.seat_text(index, seat)]
+            cells: list[Any] = [Static(Content(text)) for text in self.seat_text(index, seat)]
             cells += self.seat_buttons(index, seat)
             rows.append(Horizontal(*cells, classes="netseat"))
         await box.mount(*rows)
@@ -133,7 +167,7 @@ class NetLobby(TableScreen[None]):
 
     def set_error(self, text: str) -> None:
         self.error = text
-        self.query_one("#netlobby-error", Static).update(text)
+        self.query_one("#netlobby-error", Static).update(Content(text))
 
     # -- messages ----------------------------------------------------------------------------
     async def on_link_message(self, message: LinkMessage) -> None:
@@ -181,10 +215,10 @@ class HostLobbyScreen(NetLobby):
         self.room = room
         self.host = room.host
         self.me = next((i for i, s in enumerate(self.host.seats) if s.local), None)
-        self.seats = self.host.seat_list()
-        self.spectators = self.host.spectators()
         self.chat_lines = [tr("game.chat", name=c["name"], text=c["text"])
                            for c in self.host.chat_log]
+        # What was typed into the settings (by widget id) but not applied yet.
+        self.draft: dict[str, str | bool] = {}
         self._listener = lambda data: self.post_message(LinkMessage(data))
 
     def compose_controls(self) -> ComposeResult:
@@ -196,25 +230,39 @@ class HostLobbyScreen(NetLobby):
             value = self.host.options.get(name, default)
             with Horizontal(classes="netlobby-row"):
                 if isinstance(default, bool):
-                    yield Switch(value, id=f"opt-{name}")
+                    yield Switch(bool(self.draft.get(f"opt-{name}", value)), id=f"opt-{name}")
                 else:
-                    yield Input(str(value), type="integer", id=f"opt-{name}")
+                    text = str(self.draft.get(f"opt-{name}", value))
+                    yield Input(text, type="integer", id=f"opt-{name}")
                 yield Static(tr(f"option.{self.engine_id}.{name}"), classes="netlobby-label")
         for field in ("timer", "takeover"):
             value = getattr(self.host, field)
+            text = str(self.draft.get(field, "" if value is None else f"{value:g}"))
             with Horizontal(classes="netlobby-row"):
-                yield Input("" if value is None else f"{value:g}", type="integer", id=field)
+                yield Input(text, type="integer", id=field)
                 yield Static(tr(f"netlobby.{field}"), classes="netlobby-label")
         with Horizontal(classes="netlobby-row"):
             yield Button(tr("netlobby.apply"), id="apply")
             yield Button(tr("netlobby.start"), id="start", variant="success")
 
-    async def on_mount(self) -> None:
+    async def prepare(self) -> None:
+        """Listen, then read the room: whoever joined since this screen was made is missed
+        by the listener but is in the seat list."""
         self.host.add_listener(self._listener)
-        await super().on_mount()
+        self.seats = self.host.seat_list()
+        self.spectators = self.host.spectators()
 
-    def on_unmount(self) -> None:
+    def stop_listening(self) -> None:
         self.host.remove_listener(self._listener)
+
+    async def close_link(self) -> None:
+        await self.room.close()
+
+    def harvest(self) -> None:
+        super().harvest()
+        fields = [f"opt-{name}" for name in self.engine.options] + ["timer", "takeover"]
+        for field in fields:
+            self.draft[field] = self.query_one(f"#{field}", Input | Switch).value
 
     def seat_buttons(self, index: int, seat: dict[str, Any]) -> list[Button]:
         if seat["kind"] == "empty":
@@ -275,13 +323,8 @@ class HostLobbyScreen(NetLobby):
         if self._gone:
             return
         self._gone = True
-        self.host.remove_listener(self._listener)
+        self.stop_listening()
         self.app.switch_screen(NetGameScreen(RoomLink(self.room), self.engine_id))
-
-    async def action_leave(self) -> None:
-        self._gone = True
-        await self.room.close()
-        self.dismiss()
 
 
 class RoomLink(HostLink):
@@ -316,13 +359,15 @@ class PeerLobbyScreen(NetLobby):
     def compose_controls(self) -> ComposeResult:
         yield Static(tr("netlobby.waiting"), classes="netlobby-heading")
 
-    async def on_mount(self) -> None:
+    async def prepare(self) -> None:
         self.link.set_listener(lambda data: self.post_message(LinkMessage(data)))
         self.catch_up()
         self.query_one("#netlobby-chat", EventLog).add(*self.chat_lines)
-        await super().on_mount()
         if self.link.table is not None:
             self.enter_game()
+
+    async def close_link(self) -> None:
+        await self.link.close()
 
     async def say(self, text: str) -> None:
         await self.link.send_chat(text)
@@ -332,8 +377,3 @@ class PeerLobbyScreen(NetLobby):
             return
         self._gone = True
         self.app.switch_screen(NetGameScreen(self.link, self.engine_id))
-
-    async def action_leave(self) -> None:
-        self._gone = True
-        await self.link.close()
-        self.dismiss()

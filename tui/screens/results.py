@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.widgets import Button, Footer, Static
 
 from tui import boards
@@ -44,18 +45,18 @@ class ResultsScreen(TableScreen[str]):
         with Vertical(id="results-box"):
             yield Static(tr("results.title"), id="results-title")
             won = ", ".join(self.names[s] for s in winners)
-            yield Static(tr("results.won", names=won), id="results-won")
+            yield Static(Content(tr("results.won", names=won)), id="results-won")
             if "verified" in self.result:  # networked games: the fair-shuffle check
                 from tui.netplay import verify_line
 
-                yield Static(verify_line(self.result) or "", id="results-verified")
+                yield Static(Content(verify_line(self.result) or ""), id="results-verified")
             with VerticalScroll(id="results-rows"):
                 for place, seat in enumerate(ranking(scores, board.LOW_SCORE_WINS), start=1):
                     winner = seat in winners
                     with Horizontal(classes="result-row -winner" if winner else "result-row"):
                         yield Static(f"{place}.", classes="place")
                         mark = f"★ {tr('results.winner')}" if winner else ""
-                        yield Static(f"{self.names[seat]}\n{mark}", classes="who")
+                        yield Static(Content(f"{self.names[seat]}\n{mark}"), classes="who")
                         detail = board.result_detail(self.result, seat)
                         if detail is not None:
                             yield detail

@@ -12,8 +12,6 @@ from collections.abc import Sequence
 from textual.app import ComposeResult
 from textual.content import Content
 from textual.geometry import Size
-from textual.message import Message
-from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Digits, Label
 
@@ -41,20 +39,7 @@ class Card(Widget):
     Card > Label.corner.-bottom { text-align: right; }
     Card.-down { background: $card-back; border: round $card-edge; }
     Card.-down > Label { color: $card; text-align: center; }
-    Card.-selected { border: heavy $accent; }
-    Card.-highlighted { border: round $accent; }
-    Card.-selectable:hover { border: heavy $accent 70%; }
     """
-
-    selected: reactive[bool] = reactive(False)
-    highlighted: reactive[bool] = reactive(False)
-
-    class Clicked(Message):
-        """A selectable card was clicked; boards decide what that means."""
-
-        def __init__(self, card: Card) -> None:
-            super().__init__()
-            self.card = card
 
     def __init__(
         self,
@@ -62,7 +47,6 @@ class Card(Widget):
         *,
         big: bool = False,
         face_down: bool = False,
-        selectable: bool = False,
         id: str | None = None,
         classes: str = "",
     ) -> None:
@@ -70,10 +54,8 @@ class Card(Widget):
         self.label = label
         self.big = big
         self.face_down = face_down
-        self.selectable = selectable
         self.set_class(big, "-big")
         self.set_class(face_down, "-down")
-        self.set_class(selectable, "-selectable")
 
     def compose(self) -> ComposeResult:
         if self.face_down:
@@ -93,16 +75,6 @@ class Card(Widget):
         self.label, self.face_down = label, face_down
         self.set_class(face_down, "-down")
         self.refresh(recompose=True)
-
-    def watch_selected(self, value: bool) -> None:
-        self.set_class(value, "-selected")
-
-    def watch_highlighted(self, value: bool) -> None:
-        self.set_class(value, "-highlighted")
-
-    def on_click(self) -> None:
-        if self.selectable:
-            self.post_message(self.Clicked(self))
 
 
 def group_cells(group: Sequence[str], mark_first: bool) -> list[tuple[str, str]]:

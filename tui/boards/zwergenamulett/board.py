@@ -107,7 +107,7 @@ class Board(GameBoard):
         self._draw_seats(table)
         show_trick(self.query_one("#trick", TrickArea), table)
         self.query_one("#info", Static).update(self._info(table))
-        self.query_one("#status", Static).update(self._status(table))
+        self.query_one("#status", Static).update(Content(self._status(table)))
         if table.seat is not None:
             self._draw_hand(table)
         self.query_one(ActionBar).set_state("play", enabled=self._can_play())

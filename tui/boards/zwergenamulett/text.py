@@ -52,7 +52,6 @@ TEXTS: dict[str, dict[str, str]] = {
             "{name} called 7 Zwerge! but could not show seven dwarves: "
             "the round ends without a winner."
         ),
-        "zwerg.summary.gold_to.zero": "Nobody takes gold.",
         "zwerg.summary.gold_to.one": "A gold chip for {names}.",
         "zwerg.summary.gold_to.many": "A gold chip each for {names}.",
         "zwerg.summary.no_gold": "Nobody takes gold.",
@@ -125,7 +124,6 @@ TEXTS: dict[str, dict[str, str]] = {
             "{name}: 7 Zwerge! gerufen, aber keine sieben Zwerge gezeigt; "
             "die Runde endet ohne Sieger."
         ),
-        "zwerg.summary.gold_to.zero": "Niemand bekommt Gold.",
         "zwerg.summary.gold_to.one": "Ein Goldstück für {names}.",
         "zwerg.summary.gold_to.many": "Je ein Goldstück für {names}.",
         "zwerg.summary.no_gold": "Niemand bekommt Gold.",

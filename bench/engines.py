@@ -13,7 +13,8 @@ from collections.abc import Callable
 from typing import Any
 
 from bench import bot_move, engines, print_table, table_size
-from engines import ENGINE_IDS
+from bench.worst import WORST_CASES
+from engines import ENGINE_IDS, get_engine
 from engines.base import Engine, Move
 
 
@@ -62,6 +63,34 @@ def per_call(sample: list[tuple[Any, int, Move]], call: Callable[[Any, int, Move
     return best / len(sample) * 1e6
 
 
+def worst_legal_moves(sample: list[tuple[Any, int, Move]], eng: Engine) -> float:
+    """The slowest `legal_moves` call in the sample, in microseconds (best of three)."""
+    worst = 0.0
+    for state, seat, _ in sample:
+        best = float("inf")
+        for _ in range(3):
+            start = time.perf_counter()
+            eng.legal_moves(state, seat)
+            best = min(best, time.perf_counter() - start)
+        worst = max(worst, best)
+    return worst * 1e6
+
+
+def time_worst_cases(ids: list[str]) -> None:
+    """`legal_moves` on each game's hand-built worst position (bench/worst.py)."""
+    rows = []
+    for engine_id in ids:
+        if engine_id not in WORST_CASES:
+            continue
+        state, seat, what = WORST_CASES[engine_id]()
+        eng = get_engine(engine_id)
+        moves = len(eng.legal_moves(state, seat))
+        rows.append([engine_id, what, moves, worst_legal_moves([(state, seat, {})], eng) / 1e3])
+    if rows:
+        print("\nlegal_moves on hand-built worst cases")
+        print_table(["engine", "position", "moves", "ms"], rows)
+
+
 def call_costs(eng: Engine, sample: list[tuple[Any, int, Move]]) -> list[float]:
     """Mean microseconds of to_act, legal_moves, apply, view and determinize."""
     rng = random.Random(2)
@@ -86,7 +115,10 @@ def main(argv: list[str] | None = None) -> None:
     for eng in engines(args.ids):
         n = table_size(eng, args.players)
         rate, length = playouts(eng, n, args.seconds)
-        rows.append([eng.id, n, rate, length, *call_costs(eng, positions(eng, n, 5_000))])
+        sample = positions(eng, n, 5_000)
+        rows.append(
+            [eng.id, n, rate, length, *call_costs(eng, sample), worst_legal_moves(sample, eng)]
+        )
     print("Random playouts (one core) and mean microseconds per call")
     print_table(
         [
@@ -99,9 +131,11 @@ def main(argv: list[str] | None = None) -> None:
             "apply us",
             "view us",
             "determinize us",
+            "legal_moves max us",
         ],
         rows,
     )
+    time_worst_cases(args.ids)
 
 
 if __name__ == "__main__":

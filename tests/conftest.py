@@ -1,11 +1,19 @@
 """Shared test setup. The interface language is process-wide state (tui.i18n), so every test
-starts in English whatever the previous one switched to."""
+starts in English whatever the previous one switched to; and every test gets its own empty
+settings directory, so no test reads the developer's settings or another test's."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 import pytest
+
+
+@pytest.fixture(autouse=True)
+def _own_settings(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TABLETOP_TUI_CONFIG", str(tmp_path_factory.mktemp("config")))
 
 
 @pytest.fixture(autouse=True)

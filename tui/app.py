@@ -1,7 +1,8 @@
 """The Textual application: themes, language, the screen stack, and starting local tables.
 
-`run_menu` opens the main menu; `local_app` builds an app that goes straight to a table
-(`tabletop-tui play`).
+The CLI builds the app; `local_app` is the one that goes straight to a local table
+(`tabletop-tui play`). Screens reach the app through Textual (`self.app`), never by importing
+this module, so the imports run one way: cli -> app -> screens -> widgets.
 A local game is a `HostSession` in this process behind a `LocalLink`, the same session a
 networked game runs, so the game screen has one code path for both.
 """
@@ -9,18 +10,21 @@ networked game runs, so the game screen has one code path for both.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
 from textual.app import App
-from textual.binding import Binding, BindingsMap
+from textual.binding import Binding
+from textual.screen import Screen
 
 from net.link import LocalLink
 from net.session import HostSession, SeatInfo
 from themes import DEFAULT_THEME, STYLESHEET, TABLE_DEFAULTS, THEME_NAMES, THEMES
-from tui import i18n
+from tui import i18n, prefs
+from tui.bindings import bindings_over
 from tui.i18n import tr
-from tui.screens.base import TableScreen
+from tui.screens.base import MAX_NAME, TableScreen
 from tui.screens.game import GameScreen
 from tui.screens.lobby import LobbyScreen, LocalGame, default_name
 from tui.screens.menu import GamePickerScreen, MenuScreen
@@ -29,7 +33,10 @@ from tui.screens.menu import GamePickerScreen, MenuScreen
 BOT_DELAY = 0.6
 
 def default_language() -> str:
-    """German if the environment asks for it, else English."""
+    """The saved choice, else German if the environment asks for it, else English."""
+    saved = prefs.load().language
+    if saved in i18n.LANGUAGES:
+        return saved
     for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
         value = os.environ.get(var, "")
         if value:
@@ -38,13 +45,12 @@ def default_language() -> str:
 
 
 def check_theme(theme: str | None) -> str:
-    """The theme to use; one clear line and exit code 2 for an unknown one."""
+    """The theme to use; ValueError names the themes there are."""
     if theme is None:
-        return DEFAULT_THEME
+        saved = prefs.load().theme
+        return saved if saved in THEMES else DEFAULT_THEME
     if theme not in THEMES:
-        from tui.cli import fail
-
-        fail(f"unknown theme {theme!r}; choose one of: {', '.join(THEME_NAMES)}")
+        raise ValueError(f"unknown theme {theme!r}; choose one of: {', '.join(THEME_NAMES)}")
     return theme
 
 
@@ -65,16 +71,20 @@ class TabletopApp(App[None]):
         lang: str | None = None,
         theme: str | None = None,
         start: LocalGame | None = None,
+        opening: Callable[[], Screen[Any]] | None = None,
         bot_delay: float = BOT_DELAY,
     ) -> None:
+        """`start` opens a local table over the menu, `opening` any other first screen (host
+        or join from the command line): leaving either lands in the menu."""
         i18n.set_language(lang or default_language())
         super().__init__()
         for definition in THEMES.values():
             self.register_theme(definition)
         self.theme = check_theme(theme)
         self.start = start
+        self.opening = opening
         self.bot_delay = bot_delay
-        self._bindings = BindingsMap(self.key_bindings())
+        self._bindings = bindings_over(self, self.key_bindings())
 
     def key_bindings(self) -> list[Binding]:
         return [
@@ -89,6 +99,8 @@ class TabletopApp(App[None]):
         self.push_screen(MenuScreen())
         if self.start is not None:
             self.start_local(self.start)
+        if self.opening is not None:
+            self.push_screen(self.opening())
 
     # -- local tables ------------------------------------------------------------------------
     def start_local(self, game: LocalGame, *, replace_current: bool = False) -> None:
@@ -165,16 +177,22 @@ class TabletopApp(App[None]):
     def action_next_theme(self) -> None:
         names = list(THEME_NAMES)
         current = names.index(self.theme) if self.theme in names else -1
-        self.theme = names[(current + 1) % len(names)]
+        self.choose_theme(names[(current + 1) % len(names)])
+
+    def choose_theme(self, name: str) -> None:
+        """Switch the theme and keep the choice for next time."""
+        self.theme = name
+        prefs.update(theme=name)
 
     async def action_next_language(self) -> None:
         langs = list(i18n.LANGUAGES)
         await self.set_language(langs[(langs.index(i18n.language()) + 1) % len(langs)])
 
     async def set_language(self, lang: str) -> None:
-        """Switch every word on every open screen, keeping all state."""
+        """Switch every word on every open screen, keeping all state; kept for next time."""
         i18n.set_language(lang)
-        self._bindings = BindingsMap(self.key_bindings())
+        prefs.update(language=lang)
+        self._bindings = bindings_over(self, self.key_bindings())
         for screen in list(self.screen_stack):
             if isinstance(screen, TableScreen):
                 await screen.retranslate()
@@ -188,10 +206,16 @@ def local_game(
     level: str,
     seed: int | None,
     options: dict[str, Any] | None,
+    names: Sequence[str] = (),
 ) -> LocalGame:
-    """The table `tabletop-tui play` asks for: people first, then bots."""
+    """The table `tabletop-tui play` asks for: people first (named by `names`, then by the
+    saved name for the first, then "You" / "Player 2"), then bots."""
+    given = list(names) or [prefs.load().name]
     seats = [
-        SeatInfo(name=default_name("you" if i == 0 else "person", i + 1, humans))
+        SeatInfo(
+            name=(given[i] if i < len(given) else "").strip()[:MAX_NAME]
+            or default_name("you" if i == 0 else "person", i + 1, humans)
+        )
         for i in range(humans)
     ]
     seats += [SeatInfo(name=default_name(level, i + 1, humans), bot=level) for i in range(bots)]
@@ -208,37 +232,13 @@ def local_app(
     lang: str | None = None,
     theme: str | None = None,
     *,
+    names: Sequence[str] = (),
     bot_delay: float = BOT_DELAY,
 ) -> TabletopApp:
     lang = lang or default_language()
     i18n.set_language(lang)  # before naming the seats ("You" / "Du")
-    start = local_game(game, humans, bots, level, seed, options)
+    start = local_game(game, humans, bots, level, seed, options, names)
     return TabletopApp(lang=lang, theme=theme, start=start, bot_delay=bot_delay)
 
 
-def run_menu(lang: str | None, theme: str | None) -> None:
-    TabletopApp(lang=lang, theme=theme).run()
-
-
-def run_host_app(args: Any, options: dict[str, Any]) -> None:
-    """`tabletop-tui host` with a screen (network play lives in tui.netplay)."""
-    from tui.netplay import host_app
-
-    host_app(args, options).run()
-
-
-def run_join_app(args: Any) -> None:
-    """`tabletop-tui join CODE` with a screen."""
-    from tui.netplay import join_app
-
-    join_app(args).run()
-
-
-__all__ = [
-    "TabletopApp",
-    "local_app",
-    "local_game",
-    "run_host_app",
-    "run_join_app",
-    "run_menu",
-]
+__all__ = ["TabletopApp", "check_theme", "local_app", "local_game"]

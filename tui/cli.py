@@ -1,5 +1,6 @@
 """The `tabletop-tui` command. Every argument is checked here, before anything starts, so a
-typo costs one clear line and exit code 2 rather than a half-drawn screen."""
+typo costs one clear line and exit code 2 rather than a half-drawn screen. It also builds the
+app for each command: screens never import this module or the app's."""
 
 from __future__ import annotations
 
@@ -29,9 +30,11 @@ def parse_option(engine_id: str, text: str) -> tuple[str, Any]:
     eng = get_engine(engine_id)
     name, sep, raw = text.partition("=")
     name = name.strip().replace("-", "_")
-    if not sep or name not in eng.options:
+    if name not in eng.options:
         known = ", ".join(eng.options) or "none"
-        fail(f"{eng.title} has no option {text!r}; use NAME=VALUE with NAME one of: {known}")
+        fail(f"{eng.title} has no option {name!r}; use -o NAME=VALUE with NAME one of: {known}")
+    if not sep:
+        fail(f"option {name} needs a value: -o {name}=VALUE (e.g. -o {name}=off)")
     default = eng.options[name]
     value = raw.strip().lower()
     if isinstance(default, bool):
@@ -89,24 +92,64 @@ def _game(text: str) -> str:
     return text
 
 
+def _theme(text: str) -> str:
+    from themes import THEME_NAMES
+
+    if text not in THEME_NAMES:
+        raise argparse.ArgumentTypeError(
+            f"unknown theme {text!r}; choose one of: {', '.join(THEME_NAMES)}"
+        )
+    return text
+
+
+def options_help() -> str:
+    """Every game's -o options with their defaults, for --help."""
+    lines = ["game options (-o NAME=VALUE):"]
+    for engine_id in ENGINE_IDS:
+        try:
+            eng = get_engine(engine_id)
+        except ImportError:
+            continue
+        listed = ", ".join(
+            f"{name}={_shown(default)}" for name, default in eng.options.items()
+        )
+        lines.append(f"  {engine_id}: {listed or 'none'}")
+    return "\n".join(lines)
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="tabletop-tui",
         description="A terminal tabletop: play card and board games with friends or bots.",
+        epilog=options_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--lang", choices=("en", "de"), default=None, help="interface language")
-    parser.add_argument("--theme", default=None, help="colour theme (default, high-contrast)")
+    parser.add_argument("--theme", type=_theme, default=None,
+                        help="colour theme (default, high-contrast)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    play = sub.add_parser("play", help="play a local game (hot-seat and bots)")
+    play = sub.add_parser("play", help="play a local game (hot-seat and bots)",
+                          epilog=options_help(),
+                          formatter_class=argparse.RawDescriptionHelpFormatter)
     play.add_argument("game", type=_game, help=f"one of: {', '.join(ENGINE_IDS)}")
     play.add_argument("--bots", type=_count, default=None, help="number of bot players")
     play.add_argument("--humans", type=_count, default=1, help="people at this terminal")
-    play.add_argument("--level", choices=BOT_LEVELS, default="strong", help="bot strength")
+    play.add_argument("--level", choices=BOT_LEVELS, default=None, help="bot strength")
     play.add_argument("--seed", type=_seed, default=None, help="fix the shuffle")
+    play.add_argument("--name", action="append", default=[], metavar="NAME",
+                      help="a player's name at this keyboard (repeat for each hot-seat player)")
     play.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE")
 
-    host = sub.add_parser("host", help="host a networked game and show its join code")
+    host = sub.add_parser("host", help="host a networked game and show its join code",
+                          epilog=options_help(),
+                          formatter_class=argparse.RawDescriptionHelpFormatter)
     host.add_argument("game", type=_game, nargs="?", default=None)
     host.add_argument("--server", type=_server, default=None,
                       help="use the relay at HOST:PORT or ws:// URL")
@@ -116,7 +159,7 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--headless", action="store_true", help="no screen: print code and result")
     host.add_argument("--bots", type=_count, default=0, help="bot seats (headless)")
     host.add_argument("--seats", type=_count, default=None, help="seats in all (headless)")
-    host.add_argument("--level", choices=BOT_LEVELS, default="strong", help="bot strength")
+    host.add_argument("--level", choices=BOT_LEVELS, default=None, help="bot strength")
     host.add_argument("--seed", type=_seed, default=None, help="fix the shuffle")
     host.add_argument("--name", default=None, help="your name at the table")
     host.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE")
@@ -149,18 +192,78 @@ def _check_players(game: str, total: int) -> None:
         fail(str(exc))
 
 
+def _code(text: str) -> str:
+    """The join code, or one line and exit 2: no full-screen app for a code that cannot be."""
+    from net import codes
+
+    try:
+        return codes.normalise(text)
+    except codes.BadCode as exc:
+        fail(str(exc))
+
+
+def _play(args: argparse.Namespace) -> None:
+    from tui import prefs
+    from tui.app import local_app
+
+    options = _options(args.game, args.option)
+    eng = get_engine(args.game)
+    humans = max(args.humans, len(args.name))
+    bots = args.bots if args.bots is not None else max(eng.min_players - humans, 0)
+    _check_players(args.game, humans + bots)
+    level = args.level or prefs.load().bot_level
+    local_app(args.game, humans, bots, level, args.seed, options, args.lang, args.theme,
+              names=args.name).run()
+
+
+def _host_app(args: argparse.Namespace, options: dict[str, Any]) -> None:
+    """`tabletop-tui host [GAME]` with a screen: with a game (or --resume) the room opens at
+    once."""
+    from net.hosting import HostPlan
+    from tui.app import TabletopApp
+    from tui.screens.host import HostScreen
+
+    plan = HostPlan(args.game, args.seats or 0, options, server=args.server, lan=args.lan,
+                    port=args.port, resume=args.resume, host_name=args.name,
+                    level=args.level or "strong", seed=args.seed)
+    auto = args.game is not None or args.resume
+    TabletopApp(lang=args.lang, theme=args.theme,
+                opening=lambda: HostScreen(plan, auto=auto)).run()
+
+
+def _join_app(args: argparse.Namespace) -> None:
+    """`tabletop-tui join CODE` with a screen. The room is joined before the screen opens, so
+    a wrong code or a full table is one line on the terminal and exit code 2."""
+    import asyncio
+
+    from net.client import JoinError, RemoteLink
+    from tui import prefs
+    from tui.app import TabletopApp
+    from tui.screens.host import login_name
+    from tui.screens.net_lobby import PeerLobbyScreen
+
+    async def join_then_play() -> None:
+        link = RemoteLink(args.code, args.name or prefs.load().name or login_name(),
+                          server=args.server, watch=args.watch)
+        try:
+            await link.connect()
+        except JoinError as exc:
+            fail(f"cannot join {args.code}: {exc.message}")
+        app = TabletopApp(lang=args.lang, theme=args.theme,
+                          opening=lambda: PeerLobbyScreen(link, link.engine))
+        await app.run_async()
+
+    try:
+        asyncio.run(join_then_play())
+    except KeyboardInterrupt:
+        raise SystemExit(130) from None
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     args = build_parser().parse_args(argv)
     command = args.command
     if command == "play":
-        options = _options(args.game, args.option)
-        eng = get_engine(args.game)
-        bots = args.bots if args.bots is not None else max(eng.min_players - args.humans, 0)
-        _check_players(args.game, args.humans + bots)
-        from tui.app import local_app
-
-        local_app(args.game, args.humans, bots, args.level, args.seed, options, args.lang,
-                  args.theme).run()
+        _play(args)
     elif command == "host":
         if args.game is None and not args.resume:
             fail("host needs a game (or --resume)")
@@ -170,18 +273,16 @@ def main(argv: Sequence[str] | None = None) -> None:
                 _check_players(args.game, args.seats)
             from net.headless import run_host
 
+            args.level = args.level or "strong"
             raise SystemExit(run_host(args, options))
-        from tui.app import run_host_app
-
-        run_host_app(args, options)
+        _host_app(args, options)
     elif command == "join":
+        args.code = _code(args.code)
         if args.bot:
             from net.headless import run_join
 
             raise SystemExit(run_join(args))
-        from tui.app import run_join_app
-
-        run_join_app(args)
+        _join_app(args)
     elif command == "serve":
         from net.relay import serve_forever
 
@@ -195,9 +296,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         except BrokenPipeError:  # `tabletop-tui rules x | head` closed the pipe: not an error
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     else:
-        from tui.app import run_menu
+        from tui.app import TabletopApp
 
-        run_menu(args.lang, args.theme)
+        TabletopApp(lang=args.lang, theme=args.theme).run()
 
 
 if __name__ == "__main__":

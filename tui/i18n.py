@@ -115,6 +115,8 @@ register(
             "results.rematch": "Rematch",
             "results.menu": "Main menu",
             "results.won": "{names} won the game!",
+            "results.verified": "✔ Shuffles verified: the host's seed replays to this game.",
+            "results.not_verified": "⚠ Shuffles NOT verified: {note}",
             "help.none": "No rules have been written for {game} yet.",
             "settings.title": "Settings",
             "settings.theme": "Theme",
@@ -187,6 +189,10 @@ register(
             "results.rematch": "Revanche",
             "results.menu": "Hauptmenü",
             "results.won": "{names} gewinnt das Spiel!",
+            "results.verified": (
+                "✔ Mischen geprüft: der Startwert des Gastgebers ergibt dieses Spiel."
+            ),
+            "results.not_verified": "⚠ Mischen NICHT bestätigt: {note}",
             "help.none": "Für {game} sind noch keine Regeln geschrieben.",
             "settings.title": "Einstellungen",
             "settings.theme": "Farben",

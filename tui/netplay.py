@@ -8,20 +8,16 @@ from the host (timer ran out, somebody is away) and the state of the connection.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.screen import ModalScreen, Screen
+from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from tui.i18n import register, tr
 from tui.screens.base import KeySpec
 from tui.screens.game import GameScreen, LinkMessage
-
-if TYPE_CHECKING:
-    from tui.app import TabletopApp
 
 register(
     {
@@ -34,8 +30,6 @@ register(
             "net.connection.host_away": "The host is away; waiting for them.",
             "net.connection.host_back": "The host is back.",
             "net.connection.closed": "The table closed: {message}",
-            "net.verified": "✔ Shuffles verified: the host's seed replays to this game.",
-            "net.not_verified": "⚠ Shuffles NOT verified: {note}",
             "host.title": "Host a networked game",
             "host.game": "Game",
             "host.name": "Your name",
@@ -87,8 +81,6 @@ register(
             "net.connection.host_away": "Der Gastgeber ist weg; wir warten.",
             "net.connection.host_back": "Der Gastgeber ist zurück.",
             "net.connection.closed": "Der Tisch wurde geschlossen: {message}",
-            "net.verified": "✔ Mischen geprüft: der Startwert des Gastgebers ergibt dieses Spiel.",
-            "net.not_verified": "⚠ Mischen NICHT bestätigt: {note}",
             "host.title": "Ein Netzwerkspiel eröffnen",
             "host.game": "Spiel",
             "host.name": "Dein Name",
@@ -133,15 +125,6 @@ register(
         },
     }
 )
-
-
-def verify_line(result: dict[str, Any]) -> str | None:
-    """The results screen's fair-shuffle line; None for tables without the check (local)."""
-    if "verified" not in result:
-        return None
-    if result["verified"]:
-        return tr("net.verified")
-    return tr("net.not_verified", note=result.get("verify_note", ""))
 
 
 class ChatPrompt(ModalScreen[str | None]):
@@ -200,39 +183,3 @@ class NetGameScreen(GameScreen):
                 self.run_worker(self.link.send_chat(text), group="link")
 
         self.app.push_screen(ChatPrompt(), said)
-
-
-def opening_app(opening: Callable[[], Screen[Any]], lang: str | None,
-                theme: str | None) -> TabletopApp:
-    """The app with `opening()` pushed over the menu (host and join from the command line);
-    leaving that screen lands in the menu."""
-    from tui.app import TabletopApp
-
-    class OpeningApp(TabletopApp):
-        def on_mount(self) -> None:
-            # Textual also runs TabletopApp.on_mount (the menu); open ours after it.
-            self.call_later(lambda: self.push_screen(opening()))
-
-    return OpeningApp(lang=lang, theme=theme)
-
-
-def host_app(args: Any, options: dict[str, Any]) -> TabletopApp:
-    """`tabletop-tui host [GAME]`: with a game (or --resume) the room opens at once."""
-    from net.hosting import HostPlan
-    from tui.screens.host import HostScreen
-
-    plan = HostPlan(args.game, args.seats or 0, options, server=args.server, lan=args.lan,
-                    port=args.port, resume=args.resume, host_name=args.name, level=args.level,
-                    seed=args.seed)
-    auto = args.game is not None or args.resume
-    return opening_app(lambda: HostScreen(plan, auto=auto), args.lang, args.theme)
-
-
-def join_app(args: Any) -> TabletopApp:
-    """`tabletop-tui join CODE`: joins at once; a failure stays on the form to fix."""
-    from tui.screens.join import JoinScreen
-
-    return opening_app(
-        lambda: JoinScreen(args.code, args.name or "", args.server, args.watch, auto=True),
-        args.lang, args.theme,
-    )

@@ -12,7 +12,8 @@ from textual.widgets import Static
 from net.client import RemoteLink
 from net.hosting import HostPlan
 from net.relay import Relay
-from tui.netplay import NetGameScreen, opening_app
+from tui.app import TabletopApp
+from tui.netplay import NetGameScreen
 from tui.screens.host import HostScreen
 from tui.screens.join import JoinScreen
 from tui.screens.net_lobby import HostLobbyScreen, NetLobby, PeerLobbyScreen
@@ -35,7 +36,9 @@ def screen_of(pilot: Pilot[None], kind: type) -> Any:
 
 
 async def test_a_wrong_code_is_explained_on_the_join_screen(relay: Relay) -> None:
-    app = opening_app(lambda: JoinScreen("K7QX-9MPA", "Pia", relay.url, auto=True), "en", None)
+    app = TabletopApp(
+        lang="en", opening=lambda: JoinScreen("K7QX-9MPA", "Pia", relay.url, auto=True)
+    )
     async with app.run_test(size=(100, 40)) as pilot:
         screen = await until(pilot, screen_of(pilot, JoinScreen), "the join screen")
         await until(pilot, lambda: "wrong or has expired" in screen.error, "the error")
@@ -45,12 +48,13 @@ async def test_a_wrong_code_is_explained_on_the_join_screen(relay: Relay) -> Non
 async def test_two_apps_play_through_the_relay_and_see_each_others_moves(relay: Relay) -> None:
     # Seed 17 lets seat 0 (the host, Hana) start.
     plan = HostPlan("schoene", 3, server=relay.url, host_name="Hana", seed=17, bot_delay=0.2)
-    hosting = opening_app(lambda: HostScreen(plan, auto=True), "en", None)
+    hosting = TabletopApp(lang="en", opening=lambda: HostScreen(plan, auto=True))
     async with hosting.run_test(size=(120, 60)) as host:
         lobby = await until(host, screen_of(host, HostLobbyScreen), "the host's lobby")
         code = lobby.host.display_code
-        joining = opening_app(lambda: JoinScreen(code.lower(), "Pia", relay.url, auto=True),
-                              "en", None)
+        joining = TabletopApp(
+            lang="en", opening=lambda: JoinScreen(code.lower(), "Pia", relay.url, auto=True)
+        )
         async with joining.run_test(size=(120, 60)) as peer:
             peer_lobby = await until(peer, screen_of(peer, PeerLobbyScreen), "the peer's lobby")
             await until(host, lambda: lobby.seats[1]["name"] == "Pia", "Pia in seat 2")
@@ -91,7 +95,7 @@ async def open_host_lobby(pilot: Pilot[None]) -> HostLobbyScreen:
 async def test_a_peer_named_like_markup_shows_in_the_host_lobby_as_typed(relay: Relay) -> None:
     """Names and chat are plain text: a peer called "[/]" once crashed the host's lobby."""
     plan = HostPlan("schoene", 3, server=relay.url, host_name="Hana")
-    app = opening_app(lambda: HostScreen(plan, auto=True), "en", None)
+    app = TabletopApp(lang="en", opening=lambda: HostScreen(plan, auto=True))
     async with app.run_test(size=(120, 60)) as pilot:
         lobby = await open_host_lobby(pilot)
         peer = RemoteLink(lobby.host.display_code, "[/]", server=relay.url)
@@ -128,7 +132,7 @@ async def test_the_host_lobby_draws_its_seats_once_on_opening(
 
     monkeypatch.setattr(NetLobby, "show_seats", counting)
     plan = HostPlan("schoene", 3, server=relay.url, host_name="Hana")
-    app = opening_app(lambda: HostScreen(plan, auto=True), "en", None)
+    app = TabletopApp(lang="en", opening=lambda: HostScreen(plan, auto=True))
     async with app.run_test(size=(120, 60)) as pilot:
         lobby = await open_host_lobby(pilot)
         await until(pilot, lambda: len(lobby.query(".netseat")) == 3, "3 seats")
@@ -140,7 +144,7 @@ async def test_the_host_lobby_draws_its_seats_once_on_opening(
 
 async def test_a_host_quitting_the_app_closes_the_room_for_peers(relay: Relay) -> None:
     plan = HostPlan("schoene", 3, server=relay.url, host_name="Hana")
-    app = opening_app(lambda: HostScreen(plan, auto=True), "en", None)
+    app = TabletopApp(lang="en", opening=lambda: HostScreen(plan, auto=True))
     peer: RemoteLink | None = None
     try:
         async with app.run_test(size=(120, 60)) as pilot:

@@ -20,11 +20,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypedDict
 
-from textual.binding import Binding, BindingsMap
+from textual.binding import Binding
 from textual.message import Message
 from textual.widget import Widget
 
 from engines.base import Move, View
+from tui.bindings import bindings_over
 from tui.i18n import tr
 from tui.widgets.actions import Action, ActionBar
 
@@ -126,7 +127,7 @@ class GameBoard(Widget, can_focus=True):
         self._live: tuple[tuple[bool, bool], ...] = ()
         self._mounted = False
         # Bindings built per instance, so their labels are in the language of the moment.
-        self._bindings = BindingsMap(self.key_bindings())
+        self._bindings = bindings_over(self, self.key_bindings())
 
     # -- what a subclass provides ------------------------------------------------------------
     def draw(self, table: Table) -> None:

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from typing import ClassVar, TypeVar
 
-from textual.binding import Binding, BindingsMap
+from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Button
 
+from tui.bindings import bindings_over
 from tui.i18n import tr
 
 ResultType = TypeVar("ResultType")
@@ -27,7 +28,7 @@ class TableScreen(Screen[ResultType]):
 
     def __init__(self) -> None:
         super().__init__()
-        self._bindings = BindingsMap(self.key_bindings())
+        self._bindings = bindings_over(self, self.key_bindings())
 
     def key_bindings(self) -> list[Binding]:
         return [
@@ -47,6 +48,6 @@ class TableScreen(Screen[ResultType]):
     async def retranslate(self) -> None:
         """Redraw in the current language."""
         self.harvest()
-        self._bindings = BindingsMap(self.key_bindings())
+        self._bindings = bindings_over(self, self.key_bindings())
         await self.recompose()
         self.refresh_bindings()

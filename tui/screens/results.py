@@ -21,6 +21,13 @@ def ranking(scores: list[int], low_wins: bool) -> list[int]:
     return sorted(range(len(scores)), key=lambda s: scores[s] if low_wins else -scores[s])
 
 
+def verify_line(result: dict[str, Any]) -> str:
+    """A networked game's fair-shuffle line: did the revealed seed replay to this game?"""
+    if result["verified"]:
+        return tr("results.verified")
+    return tr("results.not_verified", note=result.get("verify_note", ""))
+
+
 class ResultsScreen(TableScreen[str]):
     """Dismissed with "rematch" or "menu"."""
 
@@ -47,9 +54,7 @@ class ResultsScreen(TableScreen[str]):
             won = ", ".join(self.names[s] for s in winners)
             yield Static(Content(tr("results.won", names=won)), id="results-won")
             if "verified" in self.result:  # networked games: the fair-shuffle check
-                from tui.netplay import verify_line
-
-                yield Static(Content(verify_line(self.result) or ""), id="results-verified")
+                yield Static(Content(verify_line(self.result)), id="results-verified")
             with VerticalScroll(id="results-rows"):
                 for place, seat in enumerate(ranking(scores, board.LOW_SCORE_WINS), start=1):
                     winner = seat in winners

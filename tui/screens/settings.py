@@ -53,7 +53,7 @@ class SettingsScreen(TableScreen[None]):
         if choice is None:
             return
         if event.radio_set.id == "theme":
-            self.app.theme = choice
+            self.app.choose_theme(choice)  # type: ignore[attr-defined]
         elif choice != language():
             await self.app.set_language(choice)  # type: ignore[attr-defined]
 

@@ -37,6 +37,8 @@ class TableLink(ABC):
     in hot-seat play, none for a spectator)."""
 
     seats: list[int]
+    # The room's join code for a networked table (screens show it); None for a local one.
+    code: str | None = None
 
     def __init__(self) -> None:
         self._listener: MessageListener = lambda message: None

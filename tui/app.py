@@ -28,6 +28,7 @@ from tui.screens.base import MAX_NAME, TableScreen
 from tui.screens.game import GameScreen
 from tui.screens.lobby import LobbyScreen, LocalGame, default_name
 from tui.screens.menu import GamePickerScreen, MenuScreen
+from tui.screens.overlays import ConfirmScreen
 
 # Seconds a bot waits before moving in local play, so people can follow what it did.
 BOT_DELAY = 0.6
@@ -173,6 +174,24 @@ class TabletopApp(App[None]):
                 self._push_rules(engine_id)
                 return
         self.menu_rules()
+
+    async def action_quit(self) -> None:
+        """Quit, but ask first when that would close a room other people are in."""
+        warnings = [
+            text
+            for screen in self.screen_stack
+            if isinstance(screen, TableScreen) and (text := screen.quit_warning())
+        ]
+        if not warnings:
+            self.exit()
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.exit()
+
+        question = f"{warnings[-1]}\n{tr('quit.question')}"
+        self.push_screen(ConfirmScreen(question, tr("quit.yes"), tr("quit.no")), answered)
 
     def action_next_theme(self) -> None:
         names = list(THEME_NAMES)

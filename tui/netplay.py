@@ -15,14 +15,18 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from net import codes
+from net.host_link import HostLink
 from tui.i18n import register, tr
 from tui.screens.base import KeySpec
 from tui.screens.game import GameScreen, LinkMessage
+from tui.widgets import EventLog
 
 register(
     {
         "en": {
             "net.key.chat": "Chat",
+            "net.quit_host": "You host room {code}: quitting closes it for everyone.",
             "net.chat_prompt": "Say something to the table (Enter sends, Esc cancels)",
             "net.notice": "» {text}",
             "net.connection.reconnecting": "Connection lost; reconnecting…",
@@ -74,6 +78,7 @@ register(
         },
         "de": {
             "net.key.chat": "Chat",
+            "net.quit_host": "Du bist Gastgeber von Raum {code}: Beenden schließt ihn für alle.",
             "net.chat_prompt": "Etwas an den Tisch sagen (Enter sendet, Esc bricht ab)",
             "net.notice": "» {text}",
             "net.connection.reconnecting": "Verbindung verloren; verbinde neu…",
@@ -127,8 +132,13 @@ register(
 )
 
 
+def hosting_warning(code: str) -> str:
+    """Why quitting needs a yes from a host: everyone else's game ends too."""
+    return tr("net.quit_host", code=codes.display(code))
+
+
 class ChatPrompt(ModalScreen[str | None]):
-    """One line of chat; dismissed with the text, or None."""
+    """One line of chat, under what was said so far; dismissed with the text, or None."""
 
     DEFAULT_CSS = """
     ChatPrompt { align: center bottom; }
@@ -136,11 +146,17 @@ class ChatPrompt(ModalScreen[str | None]):
         width: 80%; height: auto; border: round $accent; background: $surface; padding: 0 1;
         margin-bottom: 2;
     }
+    ChatPrompt EventLog { height: auto; max-height: 12; }
     """
     BINDINGS: ClassVar = [("escape", "cancel", "")]
 
+    def __init__(self, history: list[str]) -> None:
+        super().__init__()
+        self.history = history
+
     def compose(self) -> ComposeResult:
         with Vertical():
+            yield EventLog(lines=self.history, id="chat-history")
             yield Static(tr("net.chat_prompt"))
             yield Input(id="chat-line", max_length=500)
 
@@ -182,4 +198,9 @@ class NetGameScreen(GameScreen):
             if text:
                 self.run_worker(self.link.send_chat(text), group="link")
 
-        self.app.push_screen(ChatPrompt(), said)
+        self.app.push_screen(ChatPrompt(self.chat_lines), said)
+
+    def quit_warning(self) -> str | None:
+        if isinstance(self.link, HostLink) and not self.link.host.finished.is_set():
+            return hosting_warning(self.link.host.code)
+        return None

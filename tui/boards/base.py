@@ -16,6 +16,7 @@ How a board plugs in (see tui/boards/__init__.py for the registry):
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypedDict
@@ -39,12 +40,32 @@ class MoveKey:
     move: str
     label: str
     display: str = ""
+    # An i18n key: the move ends a round for everyone at once, so the first press only says
+    # this ("press z again to ...") and a second press within CONFIRM_SECONDS makes it.
+    confirm: str = ""
+
+
+# How long a move that needs a second press waits for it.
+CONFIRM_SECONDS = 3.0
 
 
 def seat_name(names: Sequence[str], seat: object) -> str:
     """The name in `seat`, or "?" for anything that is not a seat: event and summary fields
     come from the wire, so a bad one must not break the log."""
     return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
+
+
+def distinct_names(names: Sequence[str]) -> list[str]:
+    """Names as a table shows them: two players called "root" become "root" and "root (2)",
+    so a log line or a trick always says which one."""
+    shown: list[str] = []
+    for name in names:
+        candidate, number = name, 1
+        while candidate in shown:
+            number += 1
+            candidate = f"{name} ({number})"
+        shown.append(candidate)
+    return shown
 
 
 def seat_names(names: Sequence[str], seats: Iterable[object]) -> str:
@@ -79,7 +100,7 @@ class Table:
 
     @property
     def names(self) -> list[str]:
-        return [str(p["name"]) for p in self.players]
+        return distinct_names([str(p["name"]) for p in self.players])
 
     def occupant(self, seat: int) -> Occupant:
         player = self.players[seat]
@@ -110,6 +131,9 @@ class GameBoard(Widget, can_focus=True):
     # shows a "make the window larger" message instead.
     MIN_SIZE: ClassVar[tuple[int, int]] = (60, 20)
     MOVE_KEYS: ClassVar[tuple[MoveKey, ...]] = ()
+    # Board actions a spectator may use too (looking at a summary); every other key binding
+    # and the action buttons are for players only.
+    VIEW_ACTIONS: ClassVar[frozenset[str]] = frozenset()
     # How the results screen ranks players, and what it calls the number it ranks them by.
     LOW_SCORE_WINS: ClassVar[bool] = False
     SCORE_LABEL: ClassVar[str] = "results.score"
@@ -126,8 +150,9 @@ class GameBoard(Widget, can_focus=True):
         self.table = table
         self._live: tuple[tuple[bool, bool], ...] = ()
         self._mounted = False
+        self._armed: tuple[str, float] | None = None  # a confirm-move pressed once, and when
         # Bindings built per instance, so their labels are in the language of the moment.
-        self._bindings = bindings_over(self, self.key_bindings())
+        self._bindings = bindings_over(self, self.own_bindings())
 
     # -- what a subclass provides ------------------------------------------------------------
     def draw(self, table: Table) -> None:
@@ -150,12 +175,23 @@ class GameBoard(Widget, can_focus=True):
             for k in self.MOVE_KEYS
         ]
 
+    def own_bindings(self) -> list[Binding]:
+        """`key_bindings()`, less the moves for a spectator: someone watching has no keys to
+        press but those that only look."""
+        bindings = self.key_bindings()
+        if self.table.seat is not None:
+            return bindings
+        return [b for b in bindings if b.action.partition("(")[0] in self.VIEW_ACTIONS]
+
     def actions(self) -> list[Action]:
         """The ActionBar entries matching MOVE_KEYS (mouse and keys offer the same moves)."""
         return [Action(k.move, tr(k.label), k.display or k.keys) for k in self.MOVE_KEYS]
 
     def on_mount(self) -> None:
         self._mounted = True
+        if self.table.seat is None:
+            for bar in self.query(ActionBar):
+                bar.display = False
         self.show(self.table)
 
     def show(self, table: Table) -> None:
@@ -187,8 +223,18 @@ class GameBoard(Widget, can_focus=True):
 
     def action_move(self, move_type: str) -> None:
         move = self.legal_move(move_type)
-        if move is not None:
-            self.post_message(self.MoveChosen(move))
+        if move is None:
+            return
+        key = next((k for k in self.MOVE_KEYS if k.move == move_type), None)
+        if key is not None and key.confirm:
+            now = time.monotonic()
+            armed, self._armed = self._armed, None
+            if armed is None or armed[0] != move_type or now - armed[1] > CONFIRM_SECONDS:
+                self._armed = (move_type, now)
+                key_name = key.display or key.keys.split(",")[0]
+                self.notify(tr(key.confirm, key=key_name), timeout=CONFIRM_SECONDS)
+                return
+        self.post_message(self.MoveChosen(move))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "move" and parameters:

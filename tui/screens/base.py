@@ -40,6 +40,11 @@ class TableScreen(Screen[ResultType]):
         works without a mouse, as it must over SSH."""
         self.query_one(f"#{button}", Button).press()
 
+    def quit_warning(self) -> str | None:
+        """What quitting the app would do beyond this terminal (close a room everybody is
+        playing in), for the app to ask about first; None if nothing."""
+        return None
+
     def harvest(self) -> None:
         """Copy what was typed or picked in the screen's form back into its attributes.
         Forms override this: `retranslate` calls it first, so a language switch keeps what

@@ -19,12 +19,14 @@ from textual.message import Message
 from textual.widgets import Footer, Static
 
 from engines import get_engine
+from net import codes
 from net.link import TableLink
-from tui import boards
+from tui import boards, prefs
 from tui.boards.base import GameBoard, Table
 from tui.i18n import language, tr
 from tui.screens.base import KeySpec, TableScreen
 from tui.screens.handoff import HandoffScreen
+from tui.screens.overlays import LogOverlay
 from tui.screens.results import ResultsScreen
 from tui.widgets import EventLog
 
@@ -47,7 +49,10 @@ class LinkMessage(Message, bubble=False):
 
 
 class GameScreen(TableScreen[None]):
-    KEYS: ClassVar[tuple[KeySpec, ...]] = (("escape", "leave", "key.menu", True),)
+    KEYS: ClassVar[tuple[KeySpec, ...]] = (
+        ("escape", "leave", "key.menu", True),
+        ("f6", "log", "game.key.log", True),
+    )
 
     def __init__(
         self,
@@ -65,12 +70,14 @@ class GameScreen(TableScreen[None]):
         self.latest: Table | None = None  # the newest table any seat received
         self.shown: int | None = None  # the seat whose view is on show
         self.entries: list[Entry] = []
+        self.chat_lines: list[str] = []  # for the chat prompt's history
         self.result: dict[str, Any] | None = None
         self._results_open = False
         self._started = False
         self._show_pending = False
         self._leaving = False
         self._link_closed = False
+        self._was_my_turn = False
 
     # -- layout ------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -123,8 +130,10 @@ class GameScreen(TableScreen[None]):
         too_small = width < need_w or height < need_h
         shown_again = self.has_class("-too-small") and not too_small
         self.set_class(too_small, "-too-small")
-        if shown_again and self.board is not None:
-            # Hiding the table took the focus off the board, and with it the move keys.
+        if too_small:
+            # Nothing on the hidden table may take a key: no move nobody can see.
+            self.set_focus(None)
+        elif shown_again and self.board is not None:
             self.board.focus()
         self.set_class(width < need_w + LOG_WIDTH, "-narrow")
         self._update_topbar()
@@ -135,6 +144,8 @@ class GameScreen(TableScreen[None]):
 
     def _update_topbar(self) -> None:
         parts = [self.title_text]
+        if self.link.code is not None:
+            parts.append(tr("game.room", code=codes.display(self.link.code)))
         table = self.shown_table
         if table is not None and table.seat is not None and len(self.link.seats) > 1:
             parts.append(tr("game.you_are", name=table.name(table.seat)))
@@ -179,7 +190,9 @@ class GameScreen(TableScreen[None]):
                 self._log([("note", text)], note=True)
                 self.notify(text, severity="error", markup=False)
         elif kind == "chat":
-            self._log([("note", tr("game.chat", name=data.get("name"), text=data.get("text")))])
+            line = tr("game.chat", name=data.get("name"), text=data.get("text"))
+            self.chat_lines.append(line)
+            self._log([("note", line)])
         elif kind == "presence":
             for table in self.tables.values():
                 table.players = list(data.get("players", table.players))
@@ -253,14 +266,44 @@ class GameScreen(TableScreen[None]):
                 await board.remove()
             board = self._new_board(self.tables[target])
             await slot.mount(board)
-            board.focus()
+            if not self.has_class("-too-small"):
+                board.focus()
             if changed_person and len(self.link.seats) > 1 and not over:
-                self.app.push_screen(HandoffScreen(self.tables[target].name(target)))
+                self.app.push_screen(
+                    HandoffScreen(self.tables[target].name(target)), self._after_handoff
+                )
         else:
             board.show(self.tables[target])
         self._update_topbar()
+        self._ring_on_turn()
         if self.result is not None and not self._results_open:
             self._open_results()
+
+    def _ring_on_turn(self) -> None:
+        """The terminal bell when it becomes the turn of someone at this terminal, so a player
+        in another window notices (a setting: in networked games, always, or never)."""
+        table = self.latest
+        mine = bool(
+            table is not None
+            and not table.view.get("over")
+            and table.view.get("turn") in self.link.seats
+        )
+        if mine and not self._was_my_turn:
+            mode = prefs.load().bell
+            if mode == "always" or (mode == "network" and self.link.code is not None):
+                self.app.bell()
+        self._was_my_turn = mine
+
+    async def _after_handoff(self, leave: bool | None) -> None:
+        """Esc on the handoff screen (pressed twice there) leaves the game for the menu."""
+        if leave:
+            await self.close_link()
+            self.dismiss()
+
+    def action_log(self) -> None:
+        """The whole log, chat included, over the table: at 80×24 it has no room beside it."""
+        lines = [self._entry_text(entry) for entry in self.entries]
+        self.app.push_screen(LogOverlay(lines, tr("game.log")))
 
     def _open_results(self) -> None:
         self._results_open = True

@@ -14,13 +14,20 @@ from tui.screens.base import TableScreen
 from tui.widgets import ActionButton
 
 
-class HandoffScreen(TableScreen[None]):
+class HandoffScreen(TableScreen[bool]):
+    """Dismissed with False when the next player is ready, True to leave the game (Esc,
+    twice: one stray key must not end a game for everyone at the keyboard)."""
+
     def __init__(self, name: str) -> None:
         self.player = name
+        self._leaving = False
         super().__init__()
 
     def key_bindings(self) -> list[Binding]:
-        return [Binding("enter", "ready", tr("handoff.ready", name=self.player))]
+        return [
+            Binding("enter", "ready", tr("handoff.ready", name=self.player)),
+            Binding("escape", "leave", tr("key.menu")),
+        ]
 
     def compose(self) -> ComposeResult:
         with Vertical(id="handoff-box"):
@@ -29,6 +36,7 @@ class HandoffScreen(TableScreen[None]):
             with Center():
                 ready = Content(tr("handoff.ready", name=self.player))
                 yield ActionButton(ready, variant="success")
+            yield Static(id="handoff-note")
         yield Footer()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -36,4 +44,11 @@ class HandoffScreen(TableScreen[None]):
         self.action_ready()
 
     def action_ready(self) -> None:
-        self.dismiss()
+        self.dismiss(False)
+
+    def action_leave(self) -> None:
+        if self._leaving:
+            self.dismiss(True)
+            return
+        self._leaving = True
+        self.query_one("#handoff-note", Static).update(tr("game.leave_again"))

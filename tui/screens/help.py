@@ -1,10 +1,12 @@
-"""The rules of a game, in our own words, in the current language."""
+"""The rules of a game, in our own words, in the current language. The text scrolls with
+↑/↓, PgUp/PgDn and Home/End: at 80×24 most of it is below the fold."""
 
 from __future__ import annotations
 
 from typing import ClassVar
 
 from textual.app import ComposeResult
+from textual.containers import VerticalScroll
 from textual.widgets import Footer, Markdown
 
 from tui.help import rules_text
@@ -22,11 +24,12 @@ class HelpScreen(TableScreen[None]):
         self.engine_id = engine_id
 
     def compose(self) -> ComposeResult:
-        yield Markdown(rules_text(self.engine_id, language()), id="rules")
+        with VerticalScroll(id="rules-scroll"):
+            yield Markdown(rules_text(self.engine_id, language()), id="rules")
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#rules", Markdown).focus()
+        self.query_one("#rules-scroll", VerticalScroll).focus()
 
     def action_close(self) -> None:
         self.dismiss()

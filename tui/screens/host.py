@@ -14,7 +14,7 @@ from textual.widgets import Button, Footer, Input, Select, Static, Switch
 
 from engines import ENGINE_IDS, get_engine
 from net.hosting import HostPlan, open_room
-from tui import boards
+from tui import boards, prefs
 from tui.i18n import tr
 from tui.screens.base import MAX_NAME, KeySpec, TableScreen
 from tui.screens.net_lobby import CSS, HostLobbyScreen, RoomLink
@@ -51,7 +51,7 @@ class HostScreen(TableScreen[None]):
         super().__init__()
         games = playable()
         self.plan = plan or HostPlan(games[0] if games else None, 0)
-        self.plan.host_name = self.plan.host_name or login_name()
+        self.plan.host_name = self.plan.host_name or prefs.load().name or login_name()
         self.auto = auto
         self.error = ""
 
@@ -102,6 +102,10 @@ class HostScreen(TableScreen[None]):
         except (OSError, ValueError) as exc:
             self.show_error(tr("host.failed", message=str(exc)))
             return
+        if not plan.resume:
+            saved = prefs.load()
+            room.host.set_timer(saved.timer)
+            room.host.set_takeover(saved.takeover)
         if room.host.started:  # resumed: straight back to the table
             from tui.netplay import NetGameScreen
 

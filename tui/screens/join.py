@@ -12,6 +12,7 @@ from textual.widgets import Button, Footer, Input, Static, Switch
 
 from net import codes
 from net.client import JoinError, RemoteLink
+from tui import prefs
 from tui.i18n import tr
 from tui.screens.base import MAX_NAME, KeySpec, TableScreen
 from tui.screens.host import login_name
@@ -39,7 +40,7 @@ class JoinScreen(TableScreen[None]):
             yield Static(tr("join.code"), classes="netlobby-heading")
             yield Input(self.code, id="code", placeholder="K7QX-9MPA", max_length=20)
             yield Static(tr("join.name"), classes="netlobby-heading")
-            yield Input(self.player, id="name", placeholder=login_name(),
+            yield Input(self.player, id="name", placeholder=self.default_name(),
                         max_length=MAX_NAME)
             yield Static(tr("join.server"), classes="netlobby-heading")
             yield Input(self.server, id="server", placeholder="127.0.0.1:8765")
@@ -75,7 +76,8 @@ class JoinScreen(TableScreen[None]):
 
     async def join(self) -> None:
         try:
-            link = RemoteLink(self.code, self.player or login_name(), server=self.server or None,
+            link = RemoteLink(self.code, self.player or self.default_name(),
+                              server=self.server or None,
                               watch=self.watch)
         except codes.BadCode as exc:
             self.show_error(tr("join.failed", message=str(exc)))
@@ -87,6 +89,10 @@ class JoinScreen(TableScreen[None]):
             self.show_error(tr("join.failed", message=exc.message))
             return
         self.app.switch_screen(PeerLobbyScreen(link, link.engine))
+
+    @staticmethod
+    def default_name() -> str:
+        return prefs.load().name or login_name()
 
     def show_error(self, text: str) -> None:
         self.error = text

@@ -14,7 +14,7 @@ from textual.widgets import Button, Footer, Input, Select, Static, Switch
 
 from engines import get_engine
 from net.session import SeatInfo
-from tui import boards
+from tui import boards, prefs
 from tui.i18n import tr
 from tui.screens.base import MAX_NAME, KeySpec, TableScreen
 
@@ -62,8 +62,10 @@ class LobbyScreen(TableScreen[LocalGame | None]):
         self.engine_id = engine_id
         self.engine = get_engine(engine_id)
         boards.board_module(engine_id)  # registers the game's option labels
-        self.rows = [SeatRow("you")] + [
-            SeatRow("strong") for _ in range(self.engine.min_players - 1)
+        saved = prefs.load()
+        self.level = saved.bot_level if saved.bot_level in BOT_LEVELS else "strong"
+        self.rows = [SeatRow("you", saved.name)] + [
+            SeatRow(self.level) for _ in range(self.engine.min_players - 1)
         ]
         self.options: dict[str, Any] = dict(self.engine.options)
         self.seed_text = ""
@@ -157,7 +159,7 @@ class LobbyScreen(TableScreen[LocalGame | None]):
         self.harvest()
         self.error = ""
         if event.button.id == "add" and len(self.rows) < self.engine.max_players:
-            self.rows.append(SeatRow("strong"))
+            self.rows.append(SeatRow(self.level))
         elif event.button.id == "remove" and len(self.rows) > self.engine.min_players:
             self.rows.pop()
         elif event.button.id == "start":
@@ -166,6 +168,9 @@ class LobbyScreen(TableScreen[LocalGame | None]):
                 self.dismiss(game)
                 return
         await self.recompose()
+        # Redrawn from scratch: put the keyboard back where it was (the button just pressed).
+        if event.button.id and (again := self.query(f"#{event.button.id}")):
+            again.first().focus()
 
     def _game(self) -> LocalGame | None:
         """The table as entered, or None with `self.error` saying what is wrong."""

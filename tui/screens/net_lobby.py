@@ -22,7 +22,7 @@ from net.hosting import Room
 from net.link import Message
 from tui import boards
 from tui.i18n import tr
-from tui.netplay import NetGameScreen
+from tui.netplay import NetGameScreen, hosting_warning
 from tui.screens.base import KeySpec, TableScreen
 from tui.screens.game import LinkMessage
 from tui.screens.lobby import BOT_LEVELS
@@ -245,6 +245,9 @@ class HostLobbyScreen(NetLobby):
             yield Button(tr("netlobby.apply"), id="apply")
             yield Button(tr("netlobby.start"), id="start", variant="success")
 
+    def quit_warning(self) -> str | None:
+        return None if self._gone else hosting_warning(self.host.code)
+
     async def prepare(self) -> None:
         """Listen, then read the room: whoever joined since this screen was made is missed
         by the listener but is in the seat list."""
@@ -333,6 +336,7 @@ class RoomLink(HostLink):
     def __init__(self, room: Room) -> None:
         super().__init__(room.host)
         self.room = room
+        self.code = room.host.code
 
     async def close(self) -> None:
         await super().close()

@@ -13,7 +13,6 @@ from textual.widgets import Button, Footer, Static
 from tui import boards
 from tui.i18n import tr
 from tui.screens.base import KeySpec, TableScreen
-from tui.widgets import ActionButton
 
 
 def ranking(scores: list[int], low_wins: bool) -> list[int]:
@@ -71,11 +70,12 @@ class ResultsScreen(TableScreen[str]):
                             id=f"score-{seat}",
                         )
             with Horizontal(id="results-buttons"):
+                # Focusable buttons: Tab moves between them, Enter presses (no mouse over SSH).
                 if self.can_rematch:
-                    yield ActionButton(
+                    yield Button(
                         tr("results.rematch"), id="rematch", variant="success", compact=True
                     )
-                yield ActionButton(tr("results.menu"), id="menu", variant="primary", compact=True)
+                yield Button(tr("results.menu"), id="menu", variant="primary", compact=True)
         yield Footer()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

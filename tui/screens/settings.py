@@ -1,48 +1,76 @@
-"""Theme and language, applied the moment they are chosen (so you see what you pick)."""
+"""Settings, applied the moment they are chosen (so you see what you pick) and kept for next
+time (`tui.prefs`): theme, language, your name, the bots' level, the turn bell, and the timers
+you host with."""
 
 from __future__ import annotations
 
 from typing import ClassVar
 
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Footer, RadioButton, RadioSet, Static
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.widgets import Button, Footer, Input, RadioButton, RadioSet, Static
 
 from themes import THEME_NAMES
+from tui import prefs
 from tui.i18n import LANGUAGE_NAMES, LANGUAGES, language, tr
-from tui.screens.base import KeySpec, TableScreen
+from tui.screens.base import MAX_NAME, KeySpec, TableScreen
+from tui.screens.lobby import BOT_LEVELS
 from tui.widgets import ActionButton
+
+TIMERS = ("timer", "takeover")  # whole seconds, or empty for none
 
 
 class SettingsScreen(TableScreen[None]):
     KEYS: ClassVar[tuple[KeySpec, ...]] = (("escape", "close", "key.back", True),)
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.error = ""
+
     def compose(self) -> ComposeResult:
-        with Vertical(id="settings-box"):
+        saved = prefs.load()
+        with VerticalScroll(id="settings-box"):
             yield Static(tr("settings.title"), id="settings-title")
-            with Horizontal(id="settings-columns"):
+            with Horizontal(classes="settings-columns"):
+                yield from self._choice("theme", "settings.theme", [
+                    (name, tr(f"theme.{name}")) for name in THEME_NAMES
+                ], self.app.theme)
+                yield from self._choice("language", "settings.language", [
+                    (lang, LANGUAGE_NAMES[lang]) for lang in LANGUAGES
+                ], language())
+            with Horizontal(classes="settings-columns"):
+                yield from self._choice("bot_level", "settings.bot_level", [
+                    (level, tr(f"lobby.bot_{level}")) for level in BOT_LEVELS
+                ], saved.bot_level)
+                yield from self._choice("bell", "settings.bell", [
+                    (mode, tr(f"settings.bell.{mode}")) for mode in prefs.BELL_MODES
+                ], saved.bell)
+            with Horizontal(classes="settings-columns"):
                 with Vertical(classes="setting"):
-                    yield Static(tr("settings.theme"), classes="setting-label")
-                    with RadioSet(id="theme"):
-                        for name in THEME_NAMES:
-                            yield RadioButton(
-                                tr(f"theme.{name}"),
-                                value=name == self.app.theme,
-                                name=name,
-                                id=f"theme-{name}",
-                            )
-                with Vertical(classes="setting"):
-                    yield Static(tr("settings.language"), classes="setting-label")
-                    with RadioSet(id="language"):
-                        for lang in LANGUAGES:
-                            yield RadioButton(
-                                LANGUAGE_NAMES[lang],
-                                value=lang == language(),
-                                name=lang,
-                                id=f"lang-{lang}",
-                            )
+                    yield Static(tr("settings.name"), classes="setting-label")
+                    yield Input(saved.name, id="name", max_length=MAX_NAME,
+                                placeholder=tr("name.you"))
+                for field in TIMERS:
+                    value = getattr(saved, field)
+                    with Vertical(classes="setting setting-narrow"):
+                        yield Static(tr(f"settings.{field}"), classes="setting-label")
+                        yield Input("" if value is None else str(value), id=field,
+                                    type="integer", placeholder="—")
+            yield Static(Content(self.error), id="settings-error")
             yield ActionButton(tr("settings.done"), id="done", variant="primary")
         yield Footer()
+
+    @staticmethod
+    def _choice(
+        setting: str, label: str, choices: list[tuple[str, str]], current: str
+    ) -> ComposeResult:
+        with Vertical(classes="setting"):
+            yield Static(tr(label), classes="setting-label")
+            with RadioSet(id=setting):
+                for value, text in choices:
+                    yield RadioButton(text, value=value == current, name=value,
+                                      id=f"{setting}-{value}")
 
     def on_mount(self) -> None:
         self.query_one("#theme", RadioSet).focus()
@@ -52,10 +80,31 @@ class SettingsScreen(TableScreen[None]):
         choice = event.pressed.name
         if choice is None:
             return
-        if event.radio_set.id == "theme":
+        setting = event.radio_set.id
+        if setting == "theme":
             self.app.choose_theme(choice)  # type: ignore[attr-defined]
-        elif choice != language():
-            await self.app.set_language(choice)  # type: ignore[attr-defined]
+        elif setting == "language":
+            if choice != language():
+                await self.app.set_language(choice)  # type: ignore[attr-defined]
+        elif setting in ("bot_level", "bell"):
+            prefs.update(**{setting: choice})
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        """Each field is kept as soon as it is valid; a bad timer says so and keeps the old."""
+        event.stop()
+        field, text = event.input.id, event.value.strip()
+        if field == "name":
+            prefs.update(name=text)
+            return
+        if text and (not text.isdigit() or int(text) <= 0):
+            self._say(tr("netlobby.bad_number"))
+            return
+        self._say("")
+        prefs.update(**{str(field): int(text) if text else None})
+
+    def _say(self, text: str) -> None:
+        self.error = text
+        self.query_one("#settings-error", Static).update(Content(text))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

@@ -47,8 +47,11 @@ class Board(GameBoard):
     """
 
     MIN_SIZE: ClassVar[tuple[int, int]] = (66, 22)
+    VIEW_ACTIONS: ClassVar[frozenset[str]] = frozenset({"summary"})
     SCORE_LABEL: ClassVar[str] = "zwerg.score"  # the result's scores are gold chips
-    MOVE_KEYS: ClassVar[tuple[MoveKey, ...]] = (MoveKey("z", "claim_seven", "zwerg.key.claim"),)
+    MOVE_KEYS: ClassVar[tuple[MoveKey, ...]] = (MoveKey(
+        "z", "claim_seven", "zwerg.key.claim", confirm="zwerg.confirm_claim"
+    ),)
 
     def __init__(self, table: Table, *, id: str | None = None, classes: str = "") -> None:
         super().__init__(table, id=id, classes=classes)

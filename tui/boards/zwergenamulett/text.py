@@ -8,6 +8,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "en": {
         "option.zwergenamulett.memory_aid": "Memory aid: show me my own won cards",
         "zwerg.key.claim": "7 Zwerge!",
+        "zwerg.confirm_claim": "7 Zwerge ends the round for all: press {key} again to call it.",
         "zwerg.key.play": "Play card",
         "zwerg.key.pick": "Pick card",
         "zwerg.key.left": "Left",
@@ -80,6 +81,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "de": {
         "option.zwergenamulett.memory_aid": "Gedächtnisstütze: eigene Stiche zeigen",
         "zwerg.key.claim": "7 Zwerge!",
+        "zwerg.confirm_claim": "7 Zwerge beendet die Runde für alle: noch einmal {key} drücken.",
         "zwerg.key.play": "Karte spielen",
         "zwerg.key.pick": "Karte wählen",
         "zwerg.key.left": "Links",

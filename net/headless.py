@@ -51,7 +51,7 @@ async def _host(args: argparse.Namespace, options: dict[str, Any]) -> int:
         room = await open_room(plan, say=_say)
     except (OSError, ValueError) as exc:
         _say(f"cannot host: {exc}")
-        return 1
+        return 2
     host = room.host
     try:
         if not args.resume:
@@ -127,7 +127,7 @@ async def _join(args: argparse.Namespace) -> int:
         await link.connect()
     except JoinError as exc:
         _say(f"cannot join {codes.display(link.code)}: {exc.message}")
-        return 1
+        return 2
     try:
         _say(f"joined {codes.display(link.code)} in seat {link.seat}")
         await bot.done.wait()

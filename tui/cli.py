@@ -236,6 +236,7 @@ def _join_app(args: argparse.Namespace) -> None:
     a wrong code or a full table is one line on the terminal and exit code 2."""
     import asyncio
 
+    from net import codes
     from net.client import JoinError, RemoteLink
     from tui import prefs
     from tui.app import TabletopApp
@@ -248,7 +249,7 @@ def _join_app(args: argparse.Namespace) -> None:
         try:
             await link.connect()
         except JoinError as exc:
-            fail(f"cannot join {args.code}: {exc.message}")
+            fail(f"cannot join {codes.display(link.code)}: {exc.message}")
         app = TabletopApp(lang=args.lang, theme=args.theme,
                           opening=lambda: PeerLobbyScreen(link, link.engine))
         await app.run_async()

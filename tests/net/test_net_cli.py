@@ -73,7 +73,7 @@ async def test_headless_host_and_two_bot_peers_agree_on_the_result() -> None:
 async def test_a_wrong_code_ends_with_a_clear_message() -> None:
     rc, _, err = await outcome(await spawn("join", "K7QX-9MPA", "--bot", "random",
                                            "--server", f"127.0.0.1:{free_port()}"))
-    assert rc == 1 and "cannot join K7QX-9MPA" in err and "cannot reach the relay" in err
+    assert rc == 2 and "cannot join K7QX-9MPA" in err and "cannot reach the relay" in err
     rc, _, err = await outcome(await spawn("join", "K7QX-9MP", "--bot", "random"))
     assert rc == 2 and "8 characters" in err
 

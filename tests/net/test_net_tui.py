@@ -17,6 +17,7 @@ from tui.netplay import NetGameScreen
 from tui.screens.host import HostScreen
 from tui.screens.join import JoinScreen
 from tui.screens.net_lobby import HostLobbyScreen, NetLobby, PeerLobbyScreen
+from tui.screens.overlays import ConfirmScreen
 from tui.widgets import EventLog
 
 STEPS = 400
@@ -153,6 +154,11 @@ async def test_a_host_quitting_the_app_closes_the_room_for_peers(relay: Relay) -
             await peer.connect()
             await until(pilot, lambda: lobby.host.seat_list()[1]["name"] == "Pia", "Pia seated")
             await pilot.press("ctrl+q")
+            # Quitting closes the room for everyone, so the host is asked first.
+            confirm = await until(pilot, screen_of(pilot, ConfirmScreen), "the question")
+            assert lobby.host.display_code in str(confirm.query_one("#confirm-text").render())
+            assert not peer.closed.is_set()
+            await pilot.press("y")
         # The room said goodbye: the peer hears why, not a dropped connection.
         await asyncio.wait_for(peer.closed.wait(), 5)
         assert "closed the room" in peer.close_reason

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from textual.pilot import Pilot
 from textual.widgets import Input, RadioSet, Select, Switch
+from tui_helpers import game_screen, open_lobby, settle
 
-from tests.tui.tui_helpers import game_screen, open_lobby, settle
 from tui import prefs
 from tui.app import TabletopApp
 from tui.screens.handoff import HandoffScreen

@@ -266,6 +266,13 @@ async def test_the_board_has_the_keys_again_after_the_window_was_too_small() -> 
         board = await until_my_turn(pilot)
         await pilot.resize_terminal(30, 10)
         await settle(pilot)
+        # While the table is hidden, its keys do nothing and the footer offers none.
+        moves = len(game_screen(app).link.session.moves)  # type: ignore[attr-defined]
+        await pilot.press("t", "space")
+        await settle(pilot)
+        assert len(game_screen(app).link.session.moves) == moves  # type: ignore[attr-defined]
+        offered = {b.binding.action for b in app.screen.active_bindings.values()}
+        assert not any(action.startswith("move") for action in offered), offered
         await pilot.resize_terminal(100, 30)
         await settle(pilot)
         assert app.focused is board

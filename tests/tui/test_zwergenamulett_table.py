@@ -163,6 +163,11 @@ async def test_seven_dwarves_key_calls_and_a_false_call_ends_the_round() -> None
         assert board.table.view["turn"] == 1 and board.table.view["round"] == 1
         assert board.query_one(ActionBar).query_one("#act-claim_seven").disabled is False
         assert board.query_one(ActionBar).query_one("#act-play").disabled
+        # One press ends nobody's round: it only asks for a second one.
+        await pilot.press("z")
+        await settle(pilot)
+        assert session.moves == [] and not isinstance(app.screen, RoundSummary)
+        assert any("press z again" in str(n.message) for n in app._notifications)
         await pilot.press("z")
         for _ in range(50):
             await pilot.pause()

@@ -168,9 +168,14 @@ async def test_hot_seat_hides_the_table_between_people() -> None:
 async def test_names_that_look_like_markup_are_shown_as_typed() -> None:
     """Names are plain text everywhere (handoff, table, log, results): a person called "[/]"
     once crashed the app on the first screen that showed the name."""
-    seats = [SeatInfo(name="Alice"), SeatInfo(name="[/]"), SeatInfo(name="[b]x", bot="random")]
+    seats = [SeatInfo(name="[/]"), SeatInfo(name="Bo", bot="random"),
+             SeatInfo(name="[b]x", bot="random")]
     app = TabletopApp(lang="en", start=LocalGame("schoene", seats, {}, 7), bot_delay=0)
     async with app.run_test(size=(100, 30)) as pilot:
+        app.push_screen(HandoffScreen("[/]"))  # the handoff names the next person too
+        await settle(pilot)
+        assert "[/]" in app.export_screenshot().replace("&#160;", " ")
+        await pilot.press("enter")
         await play_to_results(pilot, app)
         shot = app.export_screenshot().replace("&#160;", " ")
         for name in ("[/]", "[b]x"):

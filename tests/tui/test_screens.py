@@ -77,7 +77,7 @@ async def test_settings_screen_switches_theme_and_language() -> None:
         await pilot.click("#theme-high-contrast")
         await settle(pilot)
         assert app.theme == "high-contrast"
-        await pilot.click("#lang-de")
+        await pilot.click("#language-de")
         await settle(pilot)
         assert i18n.language() == "de"
         assert "Einstellungen" in str(app.screen.query_one("#settings-title", Static).render())

@@ -151,3 +151,16 @@ async def test_play_names_each_person_at_the_keyboard(monkeypatch: pytest.Monkey
     session: Any = app.start
     assert [seat.name for seat in session.seats] == ["Ada", "Bea", "Bot 1"]
     assert session.humans == [0, 1]
+
+
+async def test_the_footer_keeps_quit_at_80_columns_and_f2_still_works() -> None:
+    app = local_app("zwergenamulett", 1, 2, "strong", seed=3, options={}, lang="en",
+                    bot_delay=60)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_board(pilot)
+        await settle(pilot)
+        footer = app.export_screenshot().replace("&#160;", " ")
+        assert "Quit" in footer and "Log" in footer
+        theme = app.theme
+        await pilot.press("f2")
+        assert app.theme != theme

@@ -145,6 +145,14 @@ class GameBoard(Widget, can_focus=True):
             super().__init__()
             self.move = move
 
+    class Hint(Message):
+        """A line for the player at this terminal only (not an event of the game): the screen
+        puts it in the log, which a toast would not hide the buttons under."""
+
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
     def __init__(self, table: Table, *, id: str | None = None, classes: str = "") -> None:
         super().__init__(id=id, classes=classes)
         self.table = table
@@ -232,7 +240,7 @@ class GameBoard(Widget, can_focus=True):
             if armed is None or armed[0] != move_type or now - armed[1] > CONFIRM_SECONDS:
                 self._armed = (move_type, now)
                 key_name = key.display or key.keys.split(",")[0]
-                self.notify(tr(key.confirm, key=key_name), timeout=CONFIRM_SECONDS)
+                self.post_message(self.Hint(tr(key.confirm, key=key_name)))
                 return
         self.post_message(self.MoveChosen(move))
 

@@ -52,6 +52,10 @@ class GameScreen(TableScreen[None]):
     KEYS: ClassVar[tuple[KeySpec, ...]] = (
         ("escape", "leave", "key.menu", True),
         ("f6", "log", "game.key.log", True),
+        # Theme and language still switch here, but the footer keeps its room for the game's
+        # keys and Quit: at 80 columns there is not enough for all of them.
+        ("f2", "app.next_theme", "key.theme", False),
+        ("f3", "app.next_language", "key.language", False),
     )
 
     def __init__(
@@ -343,6 +347,10 @@ class GameScreen(TableScreen[None]):
         if table is None or table.seat is None:
             return
         self.run_worker(self.link.send_move(table.seat, message.move, table.state_no), group="link")
+
+    def on_game_board_hint(self, message: GameBoard.Hint) -> None:
+        message.stop()
+        self._log([("note", message.text)], note=True)
 
     async def action_leave(self) -> None:
         """Esc twice leaves: one stray key should not throw a game away."""

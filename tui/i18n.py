@@ -44,6 +44,27 @@ def count_key(key: str, count: int) -> str:
     return f"{key}.{'zero' if count == 0 else 'one' if count == 1 else 'many'}"
 
 
+# The names the app gives seats nobody named ("You", "Player 2", "Bot 1"): a table shows them
+# in the language of the moment, so a switch to German does not leave "You" at the table.
+DEFAULT_NAMES = ("name.you", "name.person", "name.bot")
+
+
+def localised_name(name: str) -> str:
+    """`name` in the current language if it is one of the default names in any language;
+    any other name as it is (people's names are never translated)."""
+    for key in DEFAULT_NAMES:
+        for lang in LANGUAGES:
+            pattern = _STRINGS[lang].get(key, "")
+            head, _, tail = pattern.partition("{n}")
+            if pattern == name:
+                return tr(key)
+            if "{n}" in pattern and name.startswith(head) and name.endswith(tail):
+                number = name[len(head) : len(name) - len(tail)]
+                if number.isdigit():
+                    return tr(key, n=int(number))
+    return name
+
+
 def keys(lang: str) -> set[str]:
     """Every key known in `lang` (tests compare the languages)."""
     return set(_STRINGS[lang])

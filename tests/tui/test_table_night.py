@@ -12,10 +12,11 @@ from tui_helpers import game_screen, settle, wait_for_board
 import tui.app
 from net.link import LocalLink
 from net.session import HostSession, SeatInfo
-from tui import prefs
+from tui import i18n, prefs
 from tui.app import TabletopApp, local_app
 from tui.boards.base import distinct_names
 from tui.cli import main
+from tui.i18n import localised_name
 from tui.screens.game import GameScreen
 from tui.screens.handoff import HandoffScreen
 from tui.screens.menu import MenuScreen
@@ -164,3 +165,24 @@ async def test_the_footer_keeps_quit_at_80_columns_and_f2_still_works() -> None:
         theme = app.theme
         await pilot.press("f2")
         assert app.theme != theme
+
+
+def test_default_names_follow_the_language_and_real_names_do_not() -> None:
+    i18n.set_language("de")
+    assert [localised_name(n) for n in ("You", "Player 2", "Bot 3", "Youssef", "Player X")] == [
+        "Du", "Spieler 2", "Bot 3", "Youssef", "Player X"
+    ]
+    i18n.set_language("en")
+    assert localised_name("Du") == "You" and localised_name("Spieler 4") == "Player 4"
+
+
+async def test_a_switch_to_german_renames_you_at_the_table() -> None:
+    app = local_app("schoene", 1, 2, "strong", seed=3, options={}, lang="en", bot_delay=60)
+    async with app.run_test(size=(100, 30)) as pilot:
+        board = await wait_for_board(pilot)
+        assert board.table.name(0) == "You"
+        await pilot.press("f3")
+        await settle(pilot)
+        board = game_screen(app).board
+        assert board is not None and board.table.name(0) == "Du"
+        assert "Du" in app.export_screenshot().replace("&#160;", " ")

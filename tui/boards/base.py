@@ -27,7 +27,7 @@ from textual.widget import Widget
 
 from engines.base import Move, View
 from tui.bindings import bindings_over
-from tui.i18n import tr
+from tui.i18n import localised_name, tr
 from tui.widgets.actions import Action, ActionBar
 
 
@@ -100,7 +100,7 @@ class Table:
 
     @property
     def names(self) -> list[str]:
-        return distinct_names([str(p["name"]) for p in self.players])
+        return distinct_names([localised_name(str(p["name"])) for p in self.players])
 
     def occupant(self, seat: int) -> Occupant:
         player = self.players[seat]

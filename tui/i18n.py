@@ -65,6 +65,13 @@ def localised_name(name: str) -> str:
     return name
 
 
+def you_key(key: str, name: str) -> str:
+    """`key.you` when `name` is the default name of the player at the keys ("You", "Du"),
+    else `key`: a sentence with that name as its subject needs the verb's second person
+    ("You lead", "Du spielst aus"), so such keys are registered in both forms."""
+    return f"{key}.you" if name in {_STRINGS[lang].get("name.you") for lang in LANGUAGES} else key
+
+
 def keys(lang: str) -> set[str]:
     """Every key known in `lang` (tests compare the languages)."""
     return set(_STRINGS[lang])

@@ -345,6 +345,7 @@ async def test_each_button_click_makes_exactly_one_move() -> None:
         await pilot.click("#act-claim_seven")  # it ends the round: a second click confirms
         await settle(pilot)
         assert session.moves[1:] == []
+        await pilot.pause(0.3)  # a button ignores clicks while it shows the last one
         await pilot.click("#act-claim_seven")
         await settle(pilot)
         assert session.moves[1:] == [(0, {"type": "claim_seven"})]

@@ -94,6 +94,7 @@ class Table:
     players: list[dict[str, Any]]  # {"name", "bot", optionally "connected"} per seat
     result: dict[str, Any] | None = None
     local_seats: tuple[int, ...] = field(default_factory=tuple)
+    clock: dict[str, Any] | None = None  # an open interrupt window's countdown (net.windows)
 
     def name(self, seat: int | None) -> str:
         return seat_name(self.names, seat)

@@ -1,6 +1,8 @@
 """Schöne Sch#!?e at the table: the card in the middle with its chips and pigs, every player's
 cards grouped in runs (only a run's lowest card counts, so it is drawn brighter), pigs, and the
-chip count of the seat on show; everybody else's chips stay "?" as in the printed game."""
+chip count of the seat on show; everybody else's chips stay "?" as in the printed game.
+With the lucky-pig expansion a line in the middle says what the (oo) mark is. On a large
+terminal everything is drawn a step larger (`tui.widgets.scale`)."""
 
 from __future__ import annotations
 
@@ -15,8 +17,14 @@ from textual.widgets import Static
 from tui.boards.base import GameBoard, MoveKey, Table, seat_name, seat_names
 from tui.i18n import count_key, register, tr
 from tui.widgets import ActionBar, Card, CardStrip, ChipPile, PlayerArea, TokenPile
+from tui.widgets.cards import TALL_LINES
+from tui.widgets.scale import CardSize, largest_fitting, rescale
 
 PIG = "(oo)"
+# Opponents' boxes side by side before the grid starts another row.
+COLUMNS = 3
+# Columns the words beside the centre card need (the longest sentence wraps below that).
+INFO_WIDTH = 40
 
 
 def card_points(runs: list[list[int]]) -> int:
@@ -57,9 +65,10 @@ class Seat(PlayerArea):
         self.set_active(self.seat in view["to_act"])
         self.cards.show(labels(data["runs"]))
         chips = view["my_chips"] if me else data["chips"]
-        self.chips.show(chips, tr("schoene.chips") if me else "")
-        self.pigs.display = data["pigs_won"] > 0
-        self.pigs.show(data["pigs_won"], tr("schoene.pigs_won"))
+        self.chips.show(chips, tr(count_key("schoene.chips", chips)) if me else "")
+        pigs = data["pigs_won"]
+        self.pigs.display = pigs > 0
+        self.pigs.show(pigs, tr(count_key("schoene.pigs_won", pigs)))
         points = card_points(data["runs"])
         if chips is None:
             note = tr("schoene.card_points", points=points)
@@ -77,11 +86,13 @@ class Board(GameBoard):
     Board #middle { height: 1fr; min-height: 7; align: center middle; }
     Board #centre { margin-right: 3; }
     Board #deck-card { margin: 1 2 0 0; }
-    Board #centre-info { width: 40; height: auto; }
-    Board #centre-info > * { height: 1; margin-bottom: 1; }
+    Board #centre-info { width: 1fr; max-width: 52; height: auto; }
+    Board #centre-info > * { height: auto; }
+    Board.-roomy #centre-info > * { margin-bottom: 1; }
     Board #status { text-style: bold; color: $active; }
     Board #deck { color: $text-muted; }
     Board #pigs-on { color: $pig; }
+    Board #pig-legend { color: $text-muted; }
     """
 
     MIN_SIZE: ClassVar[tuple[int, int]] = (60, 21)
@@ -107,6 +118,7 @@ class Board(GameBoard):
                 yield Static("", id="pigs-on")
                 yield Static("", id="deck")
                 yield Static("", id="status")
+                yield Static(Content(tr("schoene.pig_legend", pig=PIG)), id="pig-legend")
         if table.seat is not None:
             mine = Seat(table, table.seat)
             self.seats.append(mine)
@@ -116,6 +128,23 @@ class Board(GameBoard):
     def offers(self, move_type: str) -> bool:
         return move_type != "pig" or bool(self.table.view.get("lucky_pig"))
 
+    def on_resize(self) -> None:
+        """The largest step (cards, centre card, chips) at which the whole table still fits."""
+        width, height = self.size
+        rows = -(-len(self.table.seats_from_me()) // COLUMNS)
+        mine = self.table.seat is not None
+
+        def fits(size: CardSize) -> bool:
+            box = 2 + TALL_LINES * size.tile_rows + 1  # frame, cards, chips and pigs
+            need_h = (rows + mine) * box + size.big[1] + 2  # + the action bar
+            need_w = size.card[0] + 2 + size.big[0] + 3 + INFO_WIDTH
+            return need_h <= height and need_w <= width
+
+        step = largest_fitting(fits)
+        rescale(self, step)
+        # Air between the lines beside the centre card when the middle has the rows for it.
+        self.set_class(step > 0 or height >= (rows + mine) * 4 + 12, "-roomy")
+
     def draw(self, table: Table) -> None:
         view = table.view
         for seat in self.seats:
@@ -124,7 +153,11 @@ class Board(GameBoard):
         self.query_one("#centre", Card).show(
             "" if centre is None else str(centre), face_down=centre is None
         )
-        self.query_one("#on-card", ChipPile).show(view["centre_chips"], tr("schoene.on_card"))
+        on_card = view["centre_chips"]
+        self.query_one("#on-card", ChipPile).show(
+            on_card, tr(count_key("schoene.on_card", on_card))
+        )
+        self.query_one("#pig-legend", Static).display = bool(view.get("lucky_pig"))
         pigs_on = self.query_one("#pigs-on", Static)
         pigs_on.display = bool(view["centre_pigs"])
         names = seat_names(table.names, view["centre_pigs"])
@@ -132,7 +165,9 @@ class Board(GameBoard):
         deck_left = view["deck_left"]
         self.query_one("#deck-card", Card).display = deck_left > 0
         self.query_one("#deck-card", Card).show(str(deck_left), face_down=True)
-        self.query_one("#deck", Static).update(tr("schoene.deck_left", count=deck_left))
+        self.query_one("#deck", Static).update(
+            tr(count_key("schoene.deck_left", deck_left), count=deck_left)
+        )
         self.query_one("#status", Static).update(Content(self.status_line(table)))
 
     def status_line(self, table: Table) -> str:
@@ -148,11 +183,12 @@ class Board(GameBoard):
     @classmethod
     def result_detail(cls, result: dict[str, Any], seat: int) -> Widget | None:
         player = result["players"][seat]
+        points, chips, pigs = player["card_points"], player["chips"], player["pigs"]
         text = tr(
             "schoene.result_line",
-            points=player["card_points"],
-            chips=player["chips"],
-            pigs=player["pigs"],
+            points=tr(count_key("schoene.result.points", points), n=points),
+            chips=tr(count_key("schoene.result.chips", chips), n=chips),
+            pigs=tr(count_key("schoene.result.pigs", pigs), n=pigs),
         )
         return Vertical(
             CardStrip(labels(player["runs"]), mark_first=True, empty=tr("schoene.no_cards")),
@@ -185,16 +221,34 @@ register(
             "schoene.key.pay": "Pay a chip",
             "schoene.key.pig": "Place pig",
             "schoene.no_cards": "no cards yet",
-            "schoene.chips": "chips",
-            "schoene.pigs_won": "won",
+            "schoene.chips.zero": "chips",
+            "schoene.chips.one": "chip",
+            "schoene.chips.many": "chips",
+            "schoene.pigs_won.zero": "pigs won",
+            "schoene.pigs_won.one": "pig won",
+            "schoene.pigs_won.many": "pigs won",
             "schoene.score_now": "score now {score}",
-            "schoene.card_points": "cards {points}",
-            "schoene.on_card": "chips on the card",
+            "schoene.card_points": "points {points}",
+            "schoene.on_card.zero": "chips on the card",
+            "schoene.on_card.one": "chip on the card",
+            "schoene.on_card.many": "chips on the card",
             "schoene.pigs_on": "on it: {names}",
-            "schoene.deck_left": "{count} more cards to come",
+            "schoene.pig_legend": "{pig} = Glücksschwein: once instead of a chip",
+            "schoene.deck_left.zero": "the last card",
+            "schoene.deck_left.one": "1 more card to come",
+            "schoene.deck_left.many": "{count} more cards to come",
             "schoene.your_move": "Your move: take it, or pay a chip",
             "schoene.must_take": "No chips left: you must take it",
-            "schoene.result_line": "cards {points} − chips {chips} − pigs {pigs}",
+            "schoene.result_line": "{points} − {chips} − {pigs}",
+            "schoene.result.points.zero": "no card points",
+            "schoene.result.points.one": "1 card point",
+            "schoene.result.points.many": "{n} card points",
+            "schoene.result.chips.zero": "no chips",
+            "schoene.result.chips.one": "1 chip",
+            "schoene.result.chips.many": "{n} chips",
+            "schoene.result.pigs.zero": "no pigs",
+            "schoene.result.pigs.one": "1 pig",
+            "schoene.result.pigs.many": "{n} pigs",
             "schoene.event.reveal": "{card} is turned up.",
             "schoene.n_chips.zero": "no chips",
             "schoene.n_chips.one": "1 chip",
@@ -207,7 +261,7 @@ register(
             "schoene.event.pay": "{name} paid a chip on {card}.",
             "schoene.event.pig": "{name} placed a pig on {card}.",
             "schoene.event.pigs_out": (
-                "Every pig lies on {card}: card and pigs leave the game; {name} goes next."
+                "Every pig lies on {card}: card and pigs leave the game. Next: {name}."
             ),
         },
         "de": {
@@ -216,16 +270,34 @@ register(
             "schoene.key.pay": "Chip zahlen",
             "schoene.key.pig": "Schwein legen",
             "schoene.no_cards": "noch keine Karten",
-            "schoene.chips": "Chips",
-            "schoene.pigs_won": "gewonnen",
+            "schoene.chips.zero": "Chips",
+            "schoene.chips.one": "Chip",
+            "schoene.chips.many": "Chips",
+            "schoene.pigs_won.zero": "Schweine gewonnen",
+            "schoene.pigs_won.one": "Schwein gewonnen",
+            "schoene.pigs_won.many": "Schweine gewonnen",
             "schoene.score_now": "jetzt {score} Punkte",
-            "schoene.card_points": "Karten {points}",
-            "schoene.on_card": "Chips auf der Karte",
+            "schoene.card_points": "Punkte {points}",
+            "schoene.on_card.zero": "Chips auf der Karte",
+            "schoene.on_card.one": "Chip auf der Karte",
+            "schoene.on_card.many": "Chips auf der Karte",
             "schoene.pigs_on": "darauf: {names}",
-            "schoene.deck_left": "noch {count} Karten",
+            "schoene.pig_legend": "{pig} = Glücksschwein: einmal statt eines Chips",
+            "schoene.deck_left.zero": "die letzte Karte",
+            "schoene.deck_left.one": "noch 1 Karte",
+            "schoene.deck_left.many": "noch {count} Karten",
             "schoene.your_move": "Du bist dran: nehmen oder Chip zahlen",
             "schoene.must_take": "Keine Chips mehr: du musst nehmen",
-            "schoene.result_line": "Karten {points} − Chips {chips} − Schweine {pigs}",
+            "schoene.result_line": "{points} − {chips} − {pigs}",
+            "schoene.result.points.zero": "keine Kartenpunkte",
+            "schoene.result.points.one": "1 Kartenpunkt",
+            "schoene.result.points.many": "{n} Kartenpunkte",
+            "schoene.result.chips.zero": "keine Chips",
+            "schoene.result.chips.one": "1 Chip",
+            "schoene.result.chips.many": "{n} Chips",
+            "schoene.result.pigs.zero": "keine Schweine",
+            "schoene.result.pigs.one": "1 Schwein",
+            "schoene.result.pigs.many": "{n} Schweine",
             "schoene.event.reveal": "{card} wird aufgedeckt.",
             "schoene.n_chips.zero": "keinem Chip",
             "schoene.n_chips.one": "1 Chip",

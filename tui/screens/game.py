@@ -52,8 +52,9 @@ class GameScreen(TableScreen[None]):
     KEYS: ClassVar[tuple[KeySpec, ...]] = (
         ("escape", "leave", "key.menu", True),
         ("f6", "log", "game.key.log", True),
-        # Theme and language still switch here, but the footer keeps its room for the game's
-        # keys and Quit: at 80 columns there is not enough for all of them.
+        # Rules, theme and language still work here, but the footer keeps its room for the
+        # game's keys and Quit: at 80 columns there is not enough for all of them.
+        ("f1,question_mark", "app.rules", "key.rules", False),
         ("f2", "app.next_theme", "key.theme", False),
         ("f3", "app.next_language", "key.language", False),
     )
@@ -94,7 +95,7 @@ class GameScreen(TableScreen[None]):
                 yield Static(tr("game.log"), classes="side-title")
                 yield EventLog(id="log", lines=[self._entry_text(e) for e in self.entries])
         yield Static(id="too-small")
-        yield Footer()
+        yield Footer(compact=True)
 
     @property
     def shown_table(self) -> Table | None:
@@ -212,6 +213,7 @@ class GameScreen(TableScreen[None]):
             players=list(data.get("players") or []),
             result=data.get("result"),
             local_seats=tuple(self.link.seats),
+            clock=data.get("clock"),
         )
         self.tables[seat] = table
         if self.latest is None or table.state_no >= self.latest.state_no:
@@ -247,10 +249,11 @@ class GameScreen(TableScreen[None]):
         if not seats:
             return None
         turn = self.latest.view.get("turn") if self.latest else None
-        if turn in seats:
-            return int(turn)
         to_act = self.latest.view.get("to_act", []) if self.latest else []
         acting = [s for s in seats if s in to_act]
+        # An interrupt window the player whose turn it is sits out: ask the others here.
+        if turn in seats and (turn in to_act or not acting):
+            return int(turn)
         if self.shown in acting or (not acting and self.shown is not None):
             return self.shown
         return acting[0] if acting else seats[0]

@@ -5,6 +5,7 @@ from tui.widgets.actions import Action, ActionBar, ActionButton
 from tui.widgets.cards import Card, CardStrip
 from tui.widgets.log import EventLog
 from tui.widgets.player import PlayerArea
+from tui.widgets.scale import Scalable, largest_fitting, rescale
 from tui.widgets.tokens import ChipPile, TokenPile
 
 __all__ = [
@@ -16,5 +17,8 @@ __all__ = [
     "ChipPile",
     "EventLog",
     "PlayerArea",
+    "Scalable",
     "TokenPile",
+    "largest_fitting",
+    "rescale",
 ]

@@ -7,6 +7,9 @@ shrink to the room there is (down to MIN_WIDTH) and give up the gap between them
 nothing else helps (then every other card is shaded so neighbours stay apart). A card may carry
 a caption above it (who played it), a note below (what it would do) and may be lifted one row
 (the card picked), all things a trick game needs and none of them tied to one game.
+
+On a large table the cards grow with the board's step (`tui.widgets.scale`): wider cards and
+taller faces, the name in the middle of the face.
 """
 
 from __future__ import annotations
@@ -20,9 +23,11 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.widget import Widget
 
-FACE_ROWS = 4
+from tui.widgets.scale import SIZES, Scalable
+
+FACE_ROWS = SIZES[0].rows  # at step 0; `CardRow.face_rows` at the row's own step
 MIN_WIDTH = 7
-MAX_WIDTH = 10
+MAX_WIDTH = SIZES[0].width
 # Where a long card name may break (written into the name), and the mark a break gets.
 SOFT_HYPHEN = "\u00ad"
 # Shade of every other card when cards touch (no gap), as a background opacity.
@@ -72,21 +77,22 @@ def name_lines(name: str, width: int) -> tuple[str, str]:
     return first[:width], second[:width]
 
 
-def fit(count: int, room: int) -> tuple[int, int]:
-    """(card width, gap) for `count` cards in `room` cells: as wide as allowed with a gap of
-    one, else touching, else cut below MIN_WIDTH (a too-narrow window)."""
+def fit(count: int, room: int, widest: int = MAX_WIDTH) -> tuple[int, int]:
+    """(card width, gap) for `count` cards in `room` cells: as wide as allowed (up to
+    `widest`) with a gap of one, else touching, else cut below MIN_WIDTH (a too-narrow
+    window)."""
     if count <= 0:
-        return MAX_WIDTH, 1
-    width = min(MAX_WIDTH, (room + 1) // count - 1)
+        return widest, 1
+    width = min(widest, (room + 1) // count - 1)
     if width >= MIN_WIDTH:
         return width, 1
-    return max(1, min(MAX_WIDTH, room // count)), 0
+    return max(1, min(widest, room // count)), 0
 
 
-class CardRow(Widget):
+class CardRow(Widget, Scalable):
     """Cards side by side, centred. `captions`, `notes` and `lift` reserve their rows even
     when empty, so the table does not jump as cards come and go. A click on a card posts
-    `Clicked(index)`."""
+    `Clicked(index)`. `scale` is the step of `tui.widgets.scale.SIZES` to draw at."""
 
     DEFAULT_CSS = """
     CardRow { height: auto; width: 1fr; }
@@ -111,6 +117,7 @@ class CardRow(Widget):
         notes: bool = False,
         lift: bool = False,
         empty: str = "",
+        scale: int = 0,
         id: str | None = None,
         classes: str = "",
     ) -> None:
@@ -120,6 +127,11 @@ class CardRow(Widget):
         self.notes = notes
         self.lift = lift
         self.empty = empty
+        self.set_scale(scale)
+
+    @property
+    def face_rows(self) -> int:
+        return self.sizes.rows
 
     def show(self, slots: Sequence[Slot]) -> None:
         slots = list(slots)
@@ -129,11 +141,11 @@ class CardRow(Widget):
 
     # -- geometry ----------------------------------------------------------------------------
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return int(self.captions) + int(self.lift) + FACE_ROWS + int(self.notes)
+        return int(self.captions) + int(self.lift) + self.face_rows + int(self.notes)
 
     def _layout(self, room: int) -> tuple[int, int, int]:
         """(card width, gap, left margin) for the current slots in `room` cells."""
-        width, gap = fit(len(self.slots), room)
+        width, gap = fit(len(self.slots), room, self.sizes.width)
         used = len(self.slots) * (width + gap) - gap
         return width, gap, max(0, (room - used) // 2)
 
@@ -185,17 +197,18 @@ class CardRow(Widget):
             cells.append((slot.below[:width].center(width), style))
         return cells
 
-    @staticmethod
-    def _face(slot: Slot, width: int, shaded: bool) -> list[Cell]:
+    def _face(self, slot: Slot, width: int, shaded: bool) -> list[Cell]:
+        """A face of `face_rows` rows: the corner line, the name in the middle, the value at
+        the bottom; an empty place is a dashed outline of the same size."""
         face = slot.face
+        rows = self.face_rows
         if face is None:
             edge = "$felt-edge"
             inner = max(width - 2, 0)
             middle = ("┆" + " " * inner + "┆")[:width]
             return [
                 (("╭" + "┄" * inner + "╮")[:width], edge),
-                (middle, edge),
-                (middle, edge),
+                *[(middle, edge)] * (rows - 2),
                 (("╰" + "┄" * inner + "╯")[:width], edge),
             ]
         paper = f"{face.paper} {TOUCHING_SHADE}" if shaded else face.paper
@@ -204,9 +217,14 @@ class CardRow(Widget):
         count = f"×{slot.count}" if slot.count > 1 else ""
         top = slot.corner + " " * max(width - len(slot.corner) - len(count), 0) + count
         first, second = name_lines(face.name, width)
+        # The name sits in the middle of the rows between the corner and the value.
+        middle = [" " * width] * (rows - 2)
+        at = (rows - 2 - (2 if second else 1)) // 2 if rows > 4 else 0
+        middle[at] = first.center(width)
+        if at + 1 < len(middle):
+            middle[at + 1] = second.center(width)
         return [
             (top[:width], plain),
-            (first.center(width), bold),
-            (second.center(width), bold),
+            *[(line, bold) for line in middle],
             (face.value[:width].center(width), bold),
         ]

@@ -2,7 +2,8 @@
 
 Both only know a card's printed label, so every game can use them: Schöne's numbers, a
 Zwergenamulett tile name, a Skip-Bo value. Colours come from theme variables ($card, $card-ink,
-$card-dim), so they follow the theme at run time.
+$card-dim), so they follow the theme at run time. Both grow with the board's step
+(`tui.widgets.scale`): a larger card, its number in larger numerals, strip cards as tiles.
 """
 
 from __future__ import annotations
@@ -15,11 +16,47 @@ from textual.geometry import Size
 from textual.widget import Widget
 from textual.widgets import Digits, Label
 
+from tui.widgets.scale import SIZES, Scalable
+
 CARD_STYLE = "bold $card-ink on $card"
 DIM_STYLE = "$card-dim on $card"
 
+# Numerals as 3×5 dots, drawn on a big card at the steps where Textual's Digits look small.
+NUMERALS = {
+    "0": ("###", "#.#", "#.#", "#.#", "###"),
+    "1": (".#.", "##.", ".#.", ".#.", "###"),
+    "2": ("###", "..#", "###", "#..", "###"),
+    "3": ("###", "..#", "###", "..#", "###"),
+    "4": ("#.#", "#.#", "###", "..#", "..#"),
+    "5": ("###", "#..", "###", "..#", "###"),
+    "6": ("###", "#..", "###", "#.#", "###"),
+    "7": ("###", "..#", "..#", "..#", "..#"),
+    "8": ("###", "#.#", "###", "#.#", "###"),
+    "9": ("###", "#.#", "###", "..#", "###"),
+}
+BACK = "▚"
 
-class Card(Widget):
+
+def numerals(number: str, pixel: tuple[int, int]) -> str:
+    """`number` in block numerals, each dot `pixel` cells (width, height) large."""
+    wide, tall = pixel
+    rows: list[str] = []
+    for row in range(5):
+        dots = ".".join(NUMERALS[digit][row] for digit in number)
+        rows += ["".join("█" * wide if dot == "#" else " " * wide for dot in dots)] * tall
+    return "\n".join(rows)
+
+
+def card_back(width: int, height: int, label: str) -> str:
+    """The pattern on a card's back filling `width` × `height` cells, with `label` (a count)
+    across the middle."""
+    rows = [BACK * width for _ in range(height)]
+    if label:
+        rows[height // 2] = f" {label} ".center(width, BACK)[:width]
+    return "\n".join(rows)
+
+
+class Card(Widget, Scalable):
     """One face-up (or face-down) card. `big` cards print a numeric label in large digits:
     the card everybody is looking at should be the first thing the eye finds."""
 
@@ -39,7 +76,13 @@ class Card(Widget):
     Card > Label.corner.-bottom { text-align: right; }
     Card.-down { background: $card-back; border: round $card-edge; }
     Card.-down > Label { color: $card; text-align: center; }
-    """
+    Card > Label.numerals { width: 100%; height: 1fr; content-align: center middle; }
+    """ + "".join(
+        f"Card.-scale-{step} {{ width: {size.card[0]}; height: {size.card[1]}; }}\n"
+        f"Card.-big.-scale-{step} {{ width: {size.big[0]}; height: {size.big[1]}; }}\n"
+        for step, size in enumerate(SIZES)
+        if step
+    )
 
     def __init__(
         self,
@@ -47,6 +90,7 @@ class Card(Widget):
         *,
         big: bool = False,
         face_down: bool = False,
+        scale: int = 0,
         id: str | None = None,
         classes: str = "",
     ) -> None:
@@ -56,17 +100,30 @@ class Card(Widget):
         self.face_down = face_down
         self.set_class(big, "-big")
         self.set_class(face_down, "-down")
+        self.set_scale(scale)
 
     def compose(self) -> ComposeResult:
         if self.face_down:
             # A card's back; a label on a back is a count (e.g. cards left in a pile).
-            yield Label(f"▚▚▚▚\n{self.label:^4}" if self.label else "▚▚▚▚")
+            if self.scale:
+                width, height = self.sizes.big if self.big else self.sizes.card
+                yield Label(card_back(width - 4, height - 2, self.label))
+            else:
+                yield Label(f"▚▚▚▚\n{self.label:^4}" if self.label else "▚▚▚▚")
         elif self.big and self.label.isdigit():
             yield Label(self.label, classes="corner")
-            yield Digits(self.label)
+            pixel = self.sizes.pixel
+            if pixel is None:
+                yield Digits(self.label)
+            else:
+                yield Label(numerals(self.label, pixel), classes="numerals")
             yield Label(self.label, classes="corner -bottom")
         else:
             yield Label(self.label)
+
+    def rescaled(self) -> None:
+        if self.is_mounted:
+            self.refresh(recompose=True, layout=True)
 
     def show(self, label: str, *, face_down: bool = False) -> None:
         """Turn the card into another one in place (no remount, so no flicker)."""
@@ -86,9 +143,15 @@ def group_cells(group: Sequence[str], mark_first: bool) -> list[tuple[str, str]]
     ]
 
 
-class CardStrip(Widget):
+# A strip draws its cards as tall tiles only while they fit on this many lines; a long
+# collection goes back to flat labels rather than push the rest of the table off screen.
+TALL_LINES = 2
+
+
+class CardStrip(Widget, Scalable):
     """Small cards in groups (runs, suits, melds), wrapped to the width without ever splitting
-    a card and splitting a group only when it cannot fit on one line."""
+    a card and splitting a group only when it cannot fit on one line. From step 1 on
+    (`tui.widgets.scale`) each card is a tile of `tile_rows` rows, its label in the middle."""
 
     DEFAULT_CSS = """
     CardStrip { height: auto; width: 1fr; }
@@ -100,6 +163,7 @@ class CardStrip(Widget):
         *,
         mark_first: bool = False,
         empty: str = "",
+        scale: int = 0,
         id: str | None = None,
         classes: str = "",
     ) -> None:
@@ -107,6 +171,7 @@ class CardStrip(Widget):
         self.groups = [list(g) for g in groups]
         self.mark_first = mark_first
         self.empty = empty
+        self.set_scale(scale)
 
     def show(self, groups: Sequence[Sequence[str]]) -> None:
         groups = [list(g) for g in groups]
@@ -134,11 +199,24 @@ class CardStrip(Widget):
                 used += len(text)
         return lines
 
+    def _tile_rows(self, lines: int) -> int:
+        return self.sizes.tile_rows if lines <= TALL_LINES else 1
+
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return len(self._lines(max(width, 1))) if self.groups else 1
+        if not self.groups:
+            return 1
+        lines = len(self._lines(max(width, 1)))
+        return lines * self._tile_rows(lines)
 
     def render(self) -> Content:
         if not self.groups:
             return Content.styled(self.empty, "$text-muted")
-        rows = [Content.assemble(*line) for line in self._lines(max(self.size.width, 1))]
+        lines = self._lines(max(self.size.width, 1))
+        tall = self._tile_rows(len(lines))
+        rows: list[Content] = []
+        for line in lines:
+            # A tall tile: the same cells above and below the label, blank.
+            blank = Content.assemble(*[(" " * len(text), style) for text, style in line])
+            above = (tall - 1) // 2
+            rows += [blank] * above + [Content.assemble(*line)] + [blank] * (tall - 1 - above)
         return Content("\n").join(rows)

@@ -1,5 +1,6 @@
 """A player's corner of the table: a framed area with their name, badges and whatever the game
-puts in it (cards, chips, a tableau). The frame lights up on the player's turn."""
+puts in it (cards, chips, a tableau). The frame lights up on the player's turn. On a large table
+(`tui.widgets.scale`) it gives its contents more air."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ from textual.content import Content
 from textual.widget import Widget
 
 from tui.i18n import tr
+from tui.widgets.scale import Scalable
 
 
-class PlayerArea(Vertical):
+class PlayerArea(Vertical, Scalable):
     """Name in the frame's title; "you", "bot · strong", "offline" and the turn marker in its
     subtitle. Children are the game's own widgets for this seat."""
 
@@ -28,6 +30,7 @@ class PlayerArea(Vertical):
     PlayerArea.-active { border: heavy $active; border-title-color: $active; }
     PlayerArea.-active { border-subtitle-color: $active; }
     PlayerArea.-offline { opacity: 60%; }
+    PlayerArea.-scale-2 { padding: 0 2; }
     """
 
     def __init__(

@@ -18,6 +18,7 @@ from textual.content import Content
 from textual.widgets import Static
 
 from tui.widgets.cardrow import CardRow, Face, Slot
+from tui.widgets.scale import Scalable
 
 
 @dataclass(frozen=True)
@@ -28,18 +29,25 @@ class Play:
     face: Face
 
 
-class TrickArea(Vertical):
-    """A title line over a row of played cards and empty places."""
+class TrickArea(Vertical, Scalable):
+    """A title line over a row of played cards and empty places. At a higher step
+    (`tui.widgets.scale`) the cards grow and the title stands a line apart."""
 
     DEFAULT_CSS = """
     TrickArea { height: auto; width: 1fr; align-horizontal: center; }
     TrickArea > .trick-title { width: 1fr; height: 1; text-align: center; }
+    TrickArea.-scale-1 > .trick-title { margin-bottom: 1; }
     """
 
-    def __init__(self, *, id: str | None = None, classes: str = "") -> None:
+    def __init__(self, *, scale: int = 0, id: str | None = None, classes: str = "") -> None:
         super().__init__(id=id, classes=classes)
         self.title = Static("", classes="trick-title")
         self.row = CardRow(captions=True, notes=True)
+        self.set_scale(scale)
+
+    def rescaled(self) -> None:
+        self.row.set_scale(self.scale)
+        self.refresh(layout=True)
 
     def compose(self) -> ComposeResult:
         yield self.title

@@ -14,18 +14,26 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from tui.boards.base import GameBoard, MoveKey, Table
-from tui.boards.zwergenamulett.counts import SeatCounts, tricks_and_gold, wordy_room
+from tui.boards.zwergenamulett.counts import BACK_ROWS, SeatCounts, tricks_and_gold, wordy_room
 from tui.boards.zwergenamulett.faces import FACES, GOLD, dwarves_in, face_name, grouped
 from tui.boards.zwergenamulett.middle import show_trick
 from tui.boards.zwergenamulett.summary import RoundSummary, offer_summary
-from tui.i18n import tr
+from tui.i18n import count_key, tr, you_key
 from tui.widgets import ActionBar, PlayerArea
 from tui.widgets.actions import Action
 from tui.widgets.cardrow import CardRow, Slot
+from tui.widgets.scale import SIZES, CardSize, largest_fitting, rescale
 from tui.widgets.trick import TrickArea
 
 # Number keys pick a card of the hand; nine keys for nine faces, so every hand is covered.
 PICK_KEYS = "123456789"
+# Rows of the table besides the card faces: info line, opponents' boxes, the trick's title,
+# captions and notes, the status line, your frame with its lifted and note rows, the buttons.
+FRAME_ROWS = 1 + 3 + 3 + 1 + 4 + 1
+# Cards a row must hold side by side (a hand of several faces, a trick of many players)
+# before a larger step is worth it; a row may shrink its cards to SHRINK of their width.
+ROW_CARDS = 5
+SHRINK = 0.75
 
 
 def seat_area(table: Table, seat: int, *children: Widget) -> PlayerArea:
@@ -81,7 +89,24 @@ class Board(GameBoard):
         yield ActionBar(self.actions())
 
     def on_resize(self) -> None:
-        """Opponents' counts in words when every box has room for the longest wording."""
+        """The largest step at which the trick and the hand fit; opponents' counts in words
+        when every box has room for the longest wording."""
+        width, height = self.size
+        view = self.table.view
+        mine = self.table.seat is not None
+        cards = max(ROW_CARDS, view["num_players"])
+
+        def fits(size: CardSize) -> bool:
+            faces = (1 + mine) * size.rows
+            larger = size.rows > SIZES[0].rows
+            title_gap = 1 if larger else 0
+            backs = BACK_ROWS if larger else 0
+            won = 1 if mine and view["my_won"] is not None else 0
+            need_h = FRAME_ROWS - (0 if mine else 4) + title_gap + backs + won + faces
+            need_w = cards * (int(size.width * SHRINK) + 1) + 6  # frame and padding
+            return need_h <= height and need_w <= width
+
+        rescale(self, largest_fitting(fits))
         if self.counts:
             room = (self.size.width - 2) // len(self.counts) - 4
             wordy = room >= wordy_room()
@@ -133,7 +158,8 @@ class Board(GameBoard):
         view = table.view
         parts: list[Content] = [Content(tr("zwerg.round", round=view["round"]))]
         if view["round_leader"] is not None:
-            parts.append(Content(tr("zwerg.round_leader", name=table.name(view["round_leader"]))))
+            leader = table.name(view["round_leader"])
+            parts.append(Content(tr(you_key("zwerg.round_leader", leader), name=leader)))
         parts.append(
             Content.assemble(
                 tr("zwerg.pool"), " ", (GOLD, "bold $chip"), (f" {view['gold_pool']}", "bold")
@@ -149,7 +175,8 @@ class Board(GameBoard):
         if view["turn"] != table.seat or table.seat is None:
             if table.seat is None:
                 return tr("game.turn_of", name=table.name(view["turn"]))
-            return tr("zwerg.waiting", name=table.name(view["turn"]))
+            name = table.name(view["turn"])
+            return tr(you_key("zwerg.waiting", name), name=name)
         if not view["trick"]:
             return tr("zwerg.your_lead")
         if view["would_overtrump"]:
@@ -186,8 +213,13 @@ class Board(GameBoard):
             listed = ", ".join(
                 face_name(card) + (f" ×{n}" if n > 1 else "") for card, n in grouped(my_won)
             )
+            dwarves = dwarves_in(my_won)
             won.update(
-                tr("zwerg.my_won", cards=listed or tr("zwerg.nothing"), dwarves=dwarves_in(my_won))
+                tr(
+                    "zwerg.my_won",
+                    cards=listed or tr("zwerg.nothing"),
+                    dwarves=tr(count_key("zwerg.n_dwarves", dwarves), n=dwarves),
+                )
             )
 
     # -- choosing ----------------------------------------------------------------------------
@@ -257,6 +289,9 @@ class Board(GameBoard):
         )
         return Vertical(
             Static(chips),
-            Static(tr("zwerg.result_rounds", rounds=result["rounds"]), classes="sum"),
+            Static(
+                tr(count_key("zwerg.result_rounds", result["rounds"]), rounds=result["rounds"]),
+                classes="sum",
+            ),
             classes="detail",
         )

@@ -17,7 +17,8 @@ def describe(event: dict[str, Any], names: list[str], lang: str) -> str:
         return tr("zwerg.event.play", lang=lang, name=name)
     if kind == "trick":
         count = int(event.get("cards_count", 0))
-        return tr("zwerg.event.trick", lang=lang, name=name, count=count)
+        cards = tr(count_key("zwerg.n_cards", count), lang=lang, n=count)
+        return tr("zwerg.event.trick", lang=lang, name=name, cards=cards)
     if kind == "claim":
         key = "zwerg.event.claim_true" if event.get("success") else "zwerg.event.claim_false"
         return tr(key, lang=lang, name=name, dwarves=event.get("dwarves"))

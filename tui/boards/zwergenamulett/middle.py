@@ -10,7 +10,7 @@ from textual.content import Content
 
 from tui.boards.base import Table
 from tui.boards.zwergenamulett.faces import FACES, face_name
-from tui.i18n import tr
+from tui.i18n import tr, you_key
 from tui.widgets.trick import Play, TrickArea
 
 
@@ -32,10 +32,10 @@ def show_trick(area: TrickArea, table: Table) -> None:
         title = Content.assemble(
             tr("zwerg.led", card=face_name(view["trick_led"])),
             " · ",
-            (tr("zwerg.taking", name=table.name(view["trick_winner"])), "bold $accent"),
+            (_said("zwerg.taking", table.name(view["trick_winner"])), "bold $accent"),
         )
     else:
-        title = Content(tr("zwerg.leads", name=table.name(leader)))
+        title = Content(_said("zwerg.leads", table.name(leader)))
     area.show(
         plays,
         title=title,
@@ -54,12 +54,17 @@ def _show_last_trick(area: TrickArea, table: Table) -> None:
     area.show(
         plays,
         title=Content.styled(
-            tr(key, name=table.name(last["winner"]), round=last["round"]), "$text-muted"
+            _said(key, table.name(last["winner"]), round=last["round"]), "$text-muted"
         ),
         winner=winner,
         winner_note=tr("zwerg.took"),
         faded=True,
     )
+
+
+def _said(key: str, name: str, **fields: object) -> str:
+    """A sentence about `name`, in the second person when that is the player at the keys."""
+    return tr(you_key(key, name), name=name, **fields)
 
 
 def _plays(

@@ -16,7 +16,7 @@ from textual.widgets import Static
 
 from tui.boards.base import GameBoard, seat_name, seat_names
 from tui.boards.zwergenamulett.faces import GOLD
-from tui.i18n import count_key, tr
+from tui.i18n import count_key, tr, you_key
 
 # Summaries already shown on a game screen (round number), so a board made afresh for another
 # seat in hot-seat play does not pop the same summary up again.
@@ -34,8 +34,8 @@ class RoundSummary(ModalScreen[None]):
         border: heavy $accent; background: $felt; padding: 1 2;
     }
     RoundSummary #summary-title { text-style: bold; color: $accent; width: auto; }
-    RoundSummary #summary-body { width: auto; margin: 1 0; }
-    RoundSummary #summary-hint { color: $text-muted; width: auto; }
+    RoundSummary #summary-body { width: auto; max-width: 100%; margin: 1 0; }
+    RoundSummary #summary-hint { color: $text-muted; width: auto; max-width: 100%; }
     """
 
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
@@ -78,6 +78,7 @@ def summary_text(summary: dict[str, Any], names: list[str]) -> Content:
             else "zwerg.summary.claim_false"
         )
         claimant = seat_name(names, summary.get("claimant"))
+        key = you_key(key, claimant) if summary.get("claim_success") else key
         lines.append(Content(tr(key, name=claimant, dwarves=summary.get("claim_dwarves"))))
     else:
         points: list[int] = summary.get("points") or []

@@ -149,6 +149,8 @@ register(
             "results.rematch": "Rematch",
             "results.menu": "Main menu",
             "results.won": "{names} won the game!",
+            "results.won.you": "You won the game!",
+            "results.won.many": "{names} share the win!",
             "results.verified": "✔ Shuffles verified: the host's seed replays to this game.",
             "results.not_verified": "⚠ Shuffles NOT verified: {note}",
             "help.none": "No rules have been written for {game} yet.",
@@ -237,6 +239,8 @@ register(
             "results.rematch": "Revanche",
             "results.menu": "Hauptmenü",
             "results.won": "{names} gewinnt das Spiel!",
+            "results.won.you": "Du gewinnst das Spiel!",
+            "results.won.many": "{names} teilen sich den Sieg!",
             "results.verified": (
                 "✔ Mischen geprüft: der Startwert des Gastgebers ergibt dieses Spiel."
             ),

@@ -4,12 +4,14 @@ line."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 from tui_helpers import game_screen, settle, wait_for_board
 
 import tui.app
+from engines import get_engine
 from net.link import LocalLink
 from net.session import HostSession, SeatInfo
 from tui import i18n, prefs
@@ -186,3 +188,28 @@ async def test_a_switch_to_german_renames_you_at_the_table() -> None:
         board = game_screen(app).board
         assert board is not None and board.table.name(0) == "Du"
         assert "Du" in app.export_screenshot().replace("&#160;", " ")
+
+
+@pytest.mark.parametrize(
+    ("lang", "winners", "said"),
+    [
+        ("de", [0], "Du gewinnst das Spiel!"),
+        ("en", [0], "You won the game!"),
+        ("de", [1], "Bot 1 gewinnt das Spiel!"),
+        ("en", [0, 1], "You, Bot 1 share the win!"),
+    ],
+)
+async def test_the_winner_line_reads_right(lang: str, winners: list[int], said: str) -> None:
+    app = TabletopApp(lang=lang)
+    names = ["Du" if lang == "de" else "You", "Bot 1", "Bot 2"]
+    eng, rng = get_engine("schoene"), random.Random(1)
+    state = eng.new_game(3, 1)
+    while not eng.is_over(state):
+        seat = eng.to_act(state)[0]
+        state = eng.apply(state, seat, rng.choice(eng.legal_moves(state, seat)))
+    result = {**eng.result(state), "winners": winners}
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        app.push_screen(ResultsScreen("schoene", result, names, can_rematch=False))
+        await settle(pilot)
+        assert str(app.screen.query_one("#results-won").render()) == said

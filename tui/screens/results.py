@@ -11,7 +11,7 @@ from textual.content import Content
 from textual.widgets import Button, Footer, Static
 
 from tui import boards
-from tui.i18n import tr
+from tui.i18n import tr, you_key
 from tui.screens.base import KeySpec, TableScreen
 
 
@@ -22,7 +22,7 @@ def ranking(scores: list[int], low_wins: bool) -> list[int]:
 
 def verify_line(result: dict[str, Any]) -> str:
     """A networked game's fair-shuffle line: did the revealed seed replay to this game?"""
-    if result["verified"]:
+    if result["verified"] and not result.get("fixed_seed"):  # a fixed seed is no shuffle
         return tr("results.verified")
     return tr("results.not_verified", note=result.get("verify_note", ""))
 
@@ -51,7 +51,8 @@ class ResultsScreen(TableScreen[str]):
         with Vertical(id="results-box"):
             yield Static(tr("results.title"), id="results-title")
             won = ", ".join(self.names[s] for s in winners)
-            yield Static(Content(tr("results.won", names=won)), id="results-won")
+            key = "results.won.many" if len(winners) > 1 else you_key("results.won", won)
+            yield Static(Content(tr(key, names=won)), id="results-won")
             if "verified" in self.result:  # networked games: the fair-shuffle check
                 yield Static(Content(verify_line(self.result)), id="results-verified")
             with VerticalScroll(id="results-rows"):

@@ -18,6 +18,9 @@ __all__ = ["ENGINE_IDS", "Bot", "Engine", "IllegalMove", "get_engine"]
 _MODULES: dict[str, str] = {
     "schoene": "engines.schoene",
     "zwergenamulett": "engines.zwergenamulett",
+    "skipbo_breakers": "engines.skipbo_breakers",
+    "schoko": "engines.schoko",
+    "chez_geek": "engines.chez_geek",
 }
 
 ENGINE_IDS: tuple[str, ...] = tuple(_MODULES)

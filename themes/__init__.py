@@ -29,6 +29,9 @@ TABLE_DEFAULTS: dict[str, str] = {
     "pig": "#f4a6b8",
     "active": "#f2c14e",  # whose turn it is
     "you": "#8fd3ff",  # the seat(s) played at this terminal
+    "choc-white": "#f3e6c4",  # white chocolate (Scho K.O.)
+    "choc-dark": "#8a5230",  # dark chocolate
+    "smartie": "#ff5a4e",  # the sweet on a Smartie tile
 }
 
 THEMES: dict[str, Theme] = {
@@ -77,6 +80,9 @@ THEMES: dict[str, Theme] = {
             "pig": "#ff88ff",
             "active": "#ffff00",
             "you": "#00ffff",
+            "choc-white": "#ffffff",
+            "choc-dark": "#d08040",
+            "smartie": "#ff55ff",
             "footer-key-foreground": "#ffff00",
             "block-cursor-background": "#ffff00",
             "block-cursor-foreground": "#000000",

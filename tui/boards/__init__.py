@@ -13,6 +13,8 @@ from tui.boards.base import GameBoard
 _MODULES: dict[str, str] = {
     "schoene": "tui.boards.schoene",
     "zwergenamulett": "tui.boards.zwergenamulett",
+    "skipbo_breakers": "tui.boards.skipbo_breakers",
+    "schoko": "tui.boards.schoko",
 }
 
 

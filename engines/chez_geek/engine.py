@@ -1,0 +1,565 @@
+"""Chez Geek on the engine contract: moves, views and events over the rules in `rules`.
+
+Moves
+-----
+Active player, when no window or prompt is open (phase in the view):
+  roll:       {"type": "remove", "card": REF, "to": SEAT | None}  (None: the discard pile;
+              the target is announced with the move, before the roll), {"type": "end_removals"}
+  call:       {"type": "call", "card": ID, "to": SEAT}, {"type": "end_phase"}
+  free_time:  {"type": "activity", "card": ID}, {"type": "shop", "cards": [ID, ...]} (sorted),
+              {"type": "end_phase"}
+  discard:    {"type": "discard", "card": ID}, {"type": "end_turn"}
+  any phase:  {"type": "play", "card": ID, ...} an anytime card, with "target": REF
+              (steal, discard_target), "seat": SEAT (new_job other), "with": ID (free_play) or
+              "take": ID (salvage) where the card needs it.
+Response window (every seat but the item's player): {"type": "pass"},
+  {"type": "cancel", "card": ID}, {"type": "tv", "card": ID}.
+Reaction window (every seat but the one excluded): {"type": "pass"}, {"type": "play", ...}.
+Prompt (one seat): {"type": "choose", "card": REF | ID}, {"type": "roll"},
+  {"type": "take", "value": N}, {"type": "accept"}, {"type": "play", "card": ID}.
+
+Room cards are named by REF, a number given to each card as it enters a room (public).
+
+View (``view(state, seat)``; seat None: a spectator), every value msgpack-safe:
+  game, seat, turn (the active seat, None once over), to_act, over, num_players, turn_no,
+  phase ("roll" | "call" | "free_time" | "discard"), income / free_time (the active player's,
+  left this turn), removals_left [REF] (persons the active player may still try to remove),
+  players [{job, goal, slack, bonus_pool, hand_count, room [{ref, card, value, tokens,
+  slack}], lasting [ID], income, free_time}], hand [{card, type, categories, cost, slack
+  (text: "2", "d6-1", or None), effects [keyword text]}] (own hand only), draw_pile (count),
+  discard_pile [ID] (face up, top last), job_pile (count),
+  pending [{kind, seat, cards, to}] (items waiting, bottom first; "to" is the room, or the
+  victim for a TV card), window None | {kind: "response", item: index into pending} |
+  {kind: "reaction", after: seat whose cards just resolved, or None},
+  prompt None | {kind: "room_loss" | "hand_limit" | "nookie" | "rolled", seat, why?, card?,
+  result?} (the card being rolled for, and the roll so far),
+  winners [seat].
+Nothing in a view or an event depends on whether a seat could answer a window.
+
+Events (``events(before, seat, move, after)``), public facts only, in order:
+  turn, draw {seat, count}, reshuffle, roll {seat, for, die}, income, phase,
+  play {seat, card | cards, as: call | activity | trip | anytime | cancel | tv | free_play, to},
+  let_go {window, item?} (a window closed with everyone passing), cancelled {item, by},
+  enter {seat, card, ref, value, tokens}, not_home, failed, take_fixed, loud_nookie,
+  remove_attempt {seat, card, ref, to}, move {card, ref, from, to, why},
+  eat {seat, card, eater}, discard {seat, card, from, why}, bonus_pool, salvage,
+  job {seat, old, new}, win {seats, how}.
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+from typing import Any, ClassVar
+
+from engines.base import (
+    Engine,
+    IllegalMove,
+    Move,
+    View,
+    check_seat,
+    check_stack,
+    check_viewer,
+    move_type,
+)
+from engines.chez_geek import effects, rules
+from engines.chez_geek.deck import CARDS, DECK, JOBS
+from engines.chez_geek.rules import CState
+
+PASS: Move = {"type": "pass"}
+# The fields each move type may carry (besides "type").
+FIELDS: dict[str, set[str]] = {
+    "pass": set(),
+    "cancel": {"card"},
+    "tv": {"card"},
+    "play": {"card", "target", "seat", "with", "take"},
+    "choose": {"card"},
+    "roll": set(),
+    "take": {"value"},
+    "accept": set(),
+    "remove": {"card", "to"},
+    "end_removals": set(),
+    "call": {"card", "to"},
+    "activity": {"card"},
+    "shop": {"cards"},
+    "end_phase": set(),
+    "discard": {"card"},
+    "end_turn": set(),
+}
+NEXT_PHASE = {"call": "free_time", "free_time": "discard"}
+
+
+class ChezGeekEngine(Engine):
+    id = "chez_geek"
+    title = "Chez Geek"
+    min_players = 2
+    max_players = 6
+    # The last two are table settings for the interrupt windows, not rules: the rules never
+    # read them. They are options so the lobby shows them, the record keeps them and every peer
+    # sees them (net.windows runs the windows): the seconds a window waits for answers before
+    # the silent seats let it go (0: it waits for every answer), and whether the people at a
+    # local keyboard are asked to answer windows at all (off: they let everything go).
+    options: ClassVar[dict[str, Any]] = {
+        "two_player_jobs_dealt": rules.TWO_PLAYER_DEAL_DEFAULT,
+        "window_seconds": rules.WINDOW_SECONDS_DEFAULT,
+        "keyboard_answers": True,
+    }
+    test_options = ("stack", "first", "dice", "jobs")
+    # The printed deck (names, values, effect keywords and texts), public like the cards
+    # themselves: boards read names and descriptions here, never a game's state.
+    cards: ClassVar[dict[str, Any]] = CARDS
+    jobs: ClassVar[dict[str, Any]] = JOBS
+
+    # -- setup -------------------------------------------------------------------------------
+    def new_game(self, num_players: int, seed: int, options: dict[str, Any] | None = None) -> Any:
+        self.check_players(num_players)
+        opts = self.resolve_options(options)
+        if not 0 <= opts["window_seconds"] <= rules.WINDOW_SECONDS_MAX:
+            raise ValueError(
+                f"window_seconds must be 0 to {rules.WINDOW_SECONDS_MAX}, "
+                f"not {opts['window_seconds']}"
+            )
+        n = num_players
+        rng = random.Random(f"{seed}:setup")
+        in_play = list(DECK.job_ids)
+        dealt_two = n == 2 and opts["two_player_jobs_dealt"]
+        if n == 2 and not dealt_two:
+            in_play = [j for j in in_play if j not in DECK.two_player_jobs]
+        if "jobs" in opts:
+            jobs = check_stack(opts["jobs"], in_play, "jobs")
+        else:
+            rng.shuffle(in_play)
+            jobs = in_play
+            if dealt_two:
+                two = list(DECK.two_player_jobs)
+                rng.shuffle(two)
+                jobs = two + [j for j in jobs if j not in two]
+        if "stack" in opts:
+            life = check_stack(opts["stack"], DECK.life)
+        else:
+            life = list(DECK.life)
+            rng.shuffle(life)
+        first = opts.get("first")
+        if first is None:
+            first = rng.randrange(n) if rules.RANDOM_FIRST_SEAT else 0
+        elif type(first) is not int or not 0 <= first < n:
+            raise ValueError(f"first must be a seat from 0 to {n - 1}, not {first!r}")
+        dice = opts.get("dice", ())
+        if not isinstance(dice, list | tuple) or any(
+            type(d) is not int or not 1 <= d <= rules.DIE_SIDES for d in dice
+        ):
+            raise ValueError(f"dice must be a list of die results 1-{rules.DIE_SIDES}")
+        return rules.new_state(n, seed, life, jobs, first, tuple(dice))
+
+    # -- reading -----------------------------------------------------------------------------
+    def to_act(self, state: Any) -> list[int]:
+        return state.acting()
+
+    def is_over(self, state: Any) -> bool:
+        return state.over
+
+    def result(self, state: Any) -> dict[str, Any]:
+        s: CState = state
+        return {
+            "scores": [s.slack(p) for p in range(s.n)],
+            "winners": list(s.winners),
+            "goals": [s.goal(p) for p in range(s.n)],
+            "jobs": list(s.jobs),
+            "turns": s.turn_no,
+        }
+
+    def legal_moves(self, state: Any, seat: int) -> list[Move]:
+        s: CState = state
+        if s.over or type(seat) is not int or not 0 <= seat < s.n:
+            return []
+        moves = s.legal.get(seat)
+        if moves is None:
+            moves = s.legal[seat] = self._legal(s, seat)
+        return [dict(m) for m in moves]
+
+    def _legal(self, s: CState, seat: int) -> list[Move]:
+        if s.prompt is not None:
+            return [dict(m) for m in s.prompt.moves] if seat == s.prompt.seat else []
+        if s.items:
+            top = s.items[-1]
+            if seat == top.seat or top.passed >> seat & 1:
+                return []
+            moves = [PASS, *effects.cancels(s, seat, top)]
+            if top.kind != "tv":
+                moves += effects.tv_answers(s, seat, top)
+            return moves
+        if s.reaction is not None:
+            r = s.reaction
+            if seat == r.exclude or r.passed >> seat & 1:
+                return []
+            return [PASS, *effects.anytime_moves(s, seat, "reaction")]
+        if seat != s.active:
+            return []
+        return self._phase_moves(s, seat) + effects.anytime_moves(s, seat, "own")
+
+    def _phase_moves(self, s: CState, seat: int) -> list[Move]:
+        phase = s.phase
+        hand = s.hands[seat]
+        moves: list[Move] = []
+        if phase == "roll":
+            others: list[int | None] = [p for p in range(s.n) if p != seat]
+            for ref in s.removal_left:
+                if s.find(seat, ref) is None:  # gone meanwhile (a card discarded it)
+                    continue
+                moves += [{"type": "remove", "card": ref, "to": to} for to in [*others, None]]
+            moves.append({"type": "end_removals"})
+        elif phase == "call":
+            for cid in dict.fromkeys(hand):
+                card = CARDS[cid]
+                if card.type != "person" or effects.blocked(s, seat, cid):
+                    continue
+                rooms = [seat] if "cat" in card.categories else range(s.n)
+                moves += [{"type": "call", "card": cid, "to": to} for to in rooms]
+            moves.append({"type": "end_phase"})
+        elif phase == "free_time":
+            if s.ft >= 1:
+                moves += self._free_time_moves(s, seat)
+            moves.append({"type": "end_phase"})
+        else:
+            if len(hand) > rules.MIN_KEEP:
+                moves += [{"type": "discard", "card": c} for c in dict.fromkeys(hand)]
+            if len(hand) <= rules.DISCARD_TO:
+                moves.append({"type": "end_turn"})
+        return moves
+
+    def _free_time_moves(self, s: CState, seat: int) -> list[Move]:
+        moves: list[Move] = []
+        things: list[str] = []
+        for cid in dict.fromkeys(s.hands[seat]):
+            card = CARDS[cid]
+            if effects.blocked(s, seat, cid) or card.cost > s.income:
+                continue
+            if card.type == "activity":
+                moves.append({"type": "activity", "card": cid})
+            elif card.type == "thing":
+                things += [cid] * s.hands[seat].count(cid)
+        things.sort()
+        trips: set[tuple[str, ...]] = set()
+        for size in range(1, len(things) + 1):
+            for combo in combinations(things, size):
+                if sum(CARDS[c].cost for c in combo) <= s.income:
+                    trips.add(combo)
+        moves += [{"type": "shop", "cards": list(t)} for t in sorted(trips)]
+        return moves
+
+    # -- moving ------------------------------------------------------------------------------
+    def apply(self, state: Any, seat: int, move: Move) -> Any:
+        s: CState = state
+        check_seat(s.n, seat)
+        kind = move_type(move)
+        if s.over:
+            raise IllegalMove("The game is over")
+        if move == PASS and s.prompt is None and (s.items or s.reaction) and seat in s.acting():
+            c = s.clone()  # the commonest move by far: no need to list every answer
+            rules.pass_window(c, seat)
+            rules.advance(c)
+            return c
+        norm = _normalized(move)
+        legal = s.legal.get(seat)
+        if legal is None:
+            legal = s.legal[seat] = self._legal(s, seat)
+        if norm not in legal:
+            raise IllegalMove(self._explain(s, seat, kind, move))
+        c = s.clone()
+        getattr(self, "_do_" + kind)(c, seat, norm)
+        rules.advance(c)
+        return c
+
+    def _do_pass(self, c: CState, seat: int, move: Move) -> None:
+        rules.pass_window(c, seat)
+
+    def _do_cancel(self, c: CState, seat: int, move: Move) -> None:
+        c.take_from_hand(seat, move["card"])
+        c.to_discard(move["card"])
+        c.ev.append({"kind": "play", "seat": seat, "card": move["card"], "as": "cancel"})
+        rules.cancel_top(c, seat)
+
+    def _do_tv(self, c: CState, seat: int, move: Move) -> None:
+        top = c.items[-1]
+        c.take_from_hand(seat, move["card"])
+        c.ev.append(
+            {"kind": "play", "seat": seat, "card": move["card"], "as": "tv", "to": top.seat}
+        )
+        c.open_item("tv", seat, (move["card"],), top.seat, False)
+
+    def _do_play(self, c: CState, seat: int, move: Move) -> None:
+        if c.prompt is not None:  # a one-shot roll bonus right after the own roll
+            effects.play_anytime(c, seat, move, "rolled")
+            item, result = c.prompt.data
+            c.prompt = None
+            rules.settle(c, item, result, rolled=True)
+            return
+        r = c.reaction
+        if r is None:
+            effects.play_anytime(c, seat, move, "own")
+            return
+        # A play in a reaction window: the window closes and opens afresh for everyone once
+        # what the card set off is done (REACTION_PLAY_REOPENS), unless it started a new item.
+        base = len(c.todo)
+        effects.play_anytime(c, seat, move, "reaction")
+        c.reaction = None
+        if rules.REACTION_PLAY_REOPENS and not (c.items and rules.NEW_ITEM_ENDS_REACTION):
+            c.todo = (*c.todo[:base], ("react", r.exclude, r.owner, r.refs), *c.todo[base:])
+
+    def _do_choose(self, c: CState, seat: int, move: Move) -> None:
+        p = c.prompt
+        assert p is not None
+        c.prompt = None
+        if p.kind == "room_loss":
+            c.discard_entry(seat, move["card"], p.data)
+        else:  # hand_limit
+            c.take_from_hand(seat, move["card"])
+            c.to_discard(move["card"])
+            c.ev.append(
+                {
+                    "kind": "discard",
+                    "seat": seat,
+                    "card": move["card"],
+                    "from": "hand",
+                    "why": "hand_limit",
+                }
+            )
+            c.push(("hand_limit", seat))
+
+    def _do_roll(self, c: CState, seat: int, move: Move) -> None:
+        item = c.prompt.data  # type: ignore[union-attr]
+        c.prompt = None
+        rules.roll_activity(c, item)
+
+    def _do_take(self, c: CState, seat: int, move: Move) -> None:
+        item = c.prompt.data  # type: ignore[union-attr]
+        c.prompt = None
+        c.ev.append(
+            {"kind": "take_fixed", "seat": seat, "card": item.cards[0], "value": move["value"]}
+        )
+        rules.settle(c, item, move["value"], rolled=False)
+
+    def _do_accept(self, c: CState, seat: int, move: Move) -> None:
+        item, result = c.prompt.data  # type: ignore[union-attr]
+        c.prompt = None
+        rules.settle(c, item, result, rolled=True)
+
+    def _do_remove(self, c: CState, seat: int, move: Move) -> None:
+        ref, to = move["card"], move["to"]
+        c.removal_left = tuple(r for r in c.removal_left if r != ref)
+        cid = c.find(seat, ref)[1]  # type: ignore[index]
+        c.ev.append({"kind": "remove_attempt", "seat": seat, "card": cid, "ref": ref, "to": to})
+        if not c.removal_left:  # queued first: a moved eater eats before phase 3 begins
+            c.push(("end_removals",))
+        if c.roll("removal", seat) >= rules.REMOVAL_SUCCEEDS_FROM:
+            if to is None:
+                c.discard_entry(seat, ref, "removal")
+            else:
+                c.move_entry(seat, ref, to, "removal")
+
+    def _do_end_removals(self, c: CState, seat: int, move: Move) -> None:
+        rules.end_removals(c)
+
+    def _do_call(self, c: CState, seat: int, move: Move) -> None:
+        c.take_from_hand(seat, move["card"])
+        c.ev.append(
+            {"kind": "play", "seat": seat, "card": move["card"], "as": "call", "to": move["to"]}
+        )
+        c.open_item("person", seat, (move["card"],), move["to"], False)
+
+    def _do_activity(self, c: CState, seat: int, move: Move) -> None:
+        c.take_from_hand(seat, move["card"])
+        c.ft -= 1
+        c.ev.append(
+            {"kind": "play", "seat": seat, "card": move["card"], "as": "activity", "to": seat}
+        )
+        c.open_item("activity", seat, (move["card"],), seat, True)
+
+    def _do_shop(self, c: CState, seat: int, move: Move) -> None:
+        for cid in move["cards"]:
+            c.take_from_hand(seat, cid)
+        c.ft -= 1
+        c.ev.append(
+            {"kind": "play", "seat": seat, "cards": list(move["cards"]), "as": "trip", "to": seat}
+        )
+        c.open_item("trip", seat, tuple(move["cards"]), seat, True)
+
+    def _do_end_phase(self, c: CState, seat: int, move: Move) -> None:
+        c.push(("phase", NEXT_PHASE[c.phase]))
+
+    def _do_discard(self, c: CState, seat: int, move: Move) -> None:
+        c.take_from_hand(seat, move["card"])
+        c.to_discard(move["card"])
+        c.ev.append(
+            {
+                "kind": "discard",
+                "seat": seat,
+                "card": move["card"],
+                "from": "hand",
+                "why": "discard_phase",
+            }
+        )
+
+    def _do_end_turn(self, c: CState, seat: int, move: Move) -> None:
+        rules.end_turn(c)
+
+    def _explain(self, s: CState, seat: int, kind: str, move: Move) -> str:
+        """Why a move is not legal, in a sentence a player can read."""
+        if seat not in s.acting():
+            return "It is not your move now"
+        if kind not in FIELDS:
+            return f"There is no move {kind!r} in Chez Geek"
+        extra = set(move) - FIELDS[kind] - {"type"}
+        if extra:
+            return f"A {kind!r} move has no field {sorted(extra)[0]!r}"
+        card = move.get("card")
+        if kind == "pass":
+            return "There is nothing to let go right now"
+        if kind in ("cancel", "tv", "play", "activity", "call", "discard") and isinstance(
+            card, str
+        ):
+            if card not in CARDS:
+                return f"There is no card {card!r}"
+            if card not in s.hands[seat]:
+                return f"{CARDS[card].de} is not in your hand"
+            if effects.blocked(s, seat, card):
+                return f"You may not play {CARDS[card].de}: it is blocked for you"
+            if kind == "cancel":
+                return f"{CARDS[card].de} cannot cancel what is being played now"
+            if kind == "activity" and s.phase == "free_time":
+                if s.ft < 1:
+                    return "You have no free time left"
+                if CARDS[card].cost > s.income:
+                    return f"{CARDS[card].de} costs {CARDS[card].cost}; you have {s.income} income"
+        if kind == "shop" and isinstance(move.get("cards"), list) and s.phase == "free_time":
+            cards = move["cards"]
+            if all(isinstance(c, str) and c in CARDS for c in cards):
+                if any(c not in s.hands[seat] for c in cards):
+                    return "You can only buy Things from your hand"
+                if any(effects.blocked(s, seat, c) for c in cards):
+                    return "One of these Things is blocked for you"
+                total = sum(CARDS[c].cost for c in cards)
+                if total > s.income:
+                    return f"That trip costs {total}; you have {s.income} income"
+                if s.ft < 1:
+                    return "You have no free time left"
+        if s.prompt is not None:
+            return "First make the choice you are asked for"
+        if s.items or s.reaction is not None:
+            return "Now you can only answer what is being played, or let it go"
+        return f"That move is not possible in the {s.phase.replace('_', ' ')} phase"
+
+    # -- showing -----------------------------------------------------------------------------
+    def view(self, state: Any, seat: int | None) -> View:
+        s: CState = state
+        check_viewer(s.n, seat)
+        players = []
+        for p in range(s.n):
+            job = JOBS[s.jobs[p]]
+            players.append(
+                {
+                    "job": job.id,
+                    "goal": job.goal,
+                    "slack": s.slack(p),
+                    "bonus_pool": s.pool[p],
+                    "hand_count": len(s.hands[p]),
+                    "room": [
+                        {"ref": r, "card": cid, "value": v, "tokens": t, "slack": v + t}
+                        for r, cid, v, t in s.rooms[p]
+                    ],
+                    "lasting": [cid for cid, _, _ in s.lasting[p]],
+                    "income": s.income if p == s.active else 0,
+                    "free_time": s.ft if p == s.active else 0,
+                }
+            )
+        window = None
+        if s.items:
+            window = {"kind": "response", "item": len(s.items) - 1}
+        elif s.reaction is not None:
+            window = {"kind": "reaction", "after": s.reaction.owner if s.reaction.refs else None}
+        prompt = None
+        if s.prompt is not None:
+            prompt = {"kind": s.prompt.kind, "seat": s.prompt.seat}
+            if s.prompt.kind == "room_loss":
+                prompt["why"] = s.prompt.data
+            elif s.prompt.kind == "rolled":
+                prompt["result"] = s.prompt.data[1]
+                prompt["card"] = s.prompt.data[0].cards[0]
+            elif s.prompt.kind == "nookie":
+                prompt["card"] = s.prompt.data.cards[0]
+        hand = [] if seat is None else [_card_view(c) for c in s.hands[seat]]
+        return {
+            "game": self.id,
+            "seat": seat,
+            "turn": None if s.over else s.active,
+            "to_act": s.acting(),
+            "over": s.over,
+            "num_players": s.n,
+            "turn_no": s.turn_no,
+            "phase": s.phase,
+            "income": s.income,
+            "free_time": s.ft,
+            "removals_left": list(s.removal_left),
+            "players": players,
+            "hand": hand,
+            "draw_pile": len(s.draw),
+            "discard_pile": list(s.discard),
+            "job_pile": len(s.job_pile),
+            "pending": [rules.item_public(i) for i in s.items],
+            "window": window,
+            "prompt": prompt,
+            "winners": list(s.winners),
+        }
+
+    def events(self, before: Any, seat: int, move: Move, after: Any) -> list[dict[str, Any]]:
+        return [dict(e) for e in after.ev]
+
+    def determinize(self, state: Any, seat: int, rng: random.Random) -> Any:
+        """Other hands and the draw pile are re-dealt among themselves (sizes kept), the
+        unseen part of the job pile reshuffled, and future dice drawn afresh."""
+        s: CState = state
+        t = s.clone()
+        unseen = list(s.draw)
+        for p in range(s.n):
+            if p != seat:
+                unseen += s.hands[p]
+        rng.shuffle(unseen)
+        i = 0
+        for p in range(s.n):
+            if p != seat:
+                size = len(s.hands[p])
+                t.hands[p] = tuple(unseen[i : i + size])
+                i += size
+        t.draw = tuple(unseen[i:])
+        top = list(s.job_pile[: len(s.job_pile) - s.jobs_known])
+        rng.shuffle(top)
+        t.job_pile = (*top, *s.job_pile[len(top) :])
+        t.seed = rng.getrandbits(64)
+        t.dice = s.dice[: s.rolls]
+        return t
+
+
+def _card_view(cid: str) -> dict[str, Any]:
+    card = CARDS[cid]
+    return {
+        "card": cid,
+        "type": card.type,
+        "categories": sorted(card.categories),
+        "cost": card.cost,
+        "slack": card.slack_text(),
+        "effects": list(card.keywords),
+    }
+
+
+def _normalized(move: Move) -> Move:
+    """The move with a trip's cards sorted; values other than text, whole numbers, None and
+    lists of text never match a legal move (True is not seat 1)."""
+    out = dict(move)
+    for key, value in move.items():
+        if isinstance(value, bool | float):
+            return {"type": "?"}
+        if isinstance(value, list):
+            if not all(isinstance(v, str) for v in value):
+                return {"type": "?"}
+            out[key] = sorted(value)
+    return out

@@ -1,0 +1,157 @@
+"""Bots for Scho K.O.
+
+The random bot lays a uniformly random legal tile. The strong bot plays for the difference of
+the two largest groups: it rates every legal placement by how it changes both largest groups,
+then looks one move ahead for its best few, against a greedy reply from hands it samples out of
+the tiles it cannot see (the other hand and the pile, which the view never shows). It works
+from the view alone, rebuilding the layout from the view's list of tiles laid.
+
+How a placement is rated without a flood fill per move: every colour's pieces in a tile hang
+together (3 + 1, or two halves of 2), so a level-1 tile joins its pieces of a colour to every
+group of that colour it touches, and nothing else changes; the new largest group of that colour
+is the larger of the old largest and that sum. A level-2 tile also covers pieces, which can cut
+a group in two, so the best few level-2 moves by that same estimate are rated again exactly.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engines.base import Move, RandomBot, View, ViewBot
+from engines.schoko.engine import SchokoEngine
+from engines.schoko.geometry import CELLS, NEIGHBOURS, Layout, key
+from engines.schoko.tiles import COLOUR_INDEX, COLOURS, DECK, PATTERNS, whites_in
+
+# Tuned against the random bot (bench.bots).
+EXACT_LEVEL2 = 6  # level-2 moves rated exactly, best estimates first
+LOOKAHEAD = 3  # best moves looked at one reply deeper
+SAMPLES = 2  # hands sampled for the other player per move looked ahead
+GROWTH = 0.01  # tie-break: prefer a move whose own new group is bigger...
+BLOCK = 0.005  # ...and whose pieces of the other colour join a smaller group
+PIECES = len(CELLS)  # pieces per tile
+
+
+class Position:
+    """A layout with its top-view groups labelled, to rate placements on."""
+
+    __slots__ = ("label", "largest", "layout", "size")
+
+    def __init__(self, layout: Layout) -> None:
+        self.layout = layout
+        self.label: dict[int, int] = {}
+        self.size: list[int] = []
+        self.largest = [0, 0]
+        for colour, groups in enumerate(layout.groups()):
+            if groups:
+                self.largest[colour] = len(groups[0])
+            for group in groups:
+                index = len(self.size)
+                self.size.append(len(group))
+                for cell in group:
+                    self.label[cell] = index
+
+    def joined(self, k: int, pattern: tuple[int, ...], colour: int) -> int:
+        """Size of the group the tile's pieces of `colour` would make with what they touch."""
+        top, label = self.layout.top, self.label
+        touched = set()
+        for piece, d in NEIGHBOURS:
+            if pattern[piece] == colour and top.get(k + d) == colour:
+                touched.add(label[k + d])
+        size = self.size
+        return pattern.count(colour) + sum(size[g] for g in touched)
+
+    def rate(self, move: Move, me: int) -> tuple[float, int]:
+        """(estimated largest-group difference for colour `me` after `move`, with the
+        tie-break terms; the plain difference)."""
+        pattern = PATTERNS[move["tile"]][move["rot"]]
+        k = key(move["x"], move["y"])
+        mine = self.joined(k, pattern, me)
+        theirs = self.joined(k, pattern, 1 - me)
+        diff = max(self.largest[me], mine) - max(self.largest[1 - me], theirs)
+        return diff + GROWTH * mine - BLOCK * theirs, diff
+
+
+def exact_diff(layout: Layout, move: Move, me: int) -> int:
+    """Largest-group difference for colour `me` after `move`, by a flood fill."""
+    after = layout.clone()
+    after.place(move["tile"], move["x"], move["y"], move["rot"], move["level"])
+    sizes = after.group_sizes()
+    return (sizes[me][:1] or [0])[0] - (sizes[1 - me][:1] or [0])[0]
+
+
+def ranked(position: Position, legal: list[Move], me: int) -> list[tuple[float, int, Move]]:
+    """(score, index in legal, move) for every placement, best first: level-1 moves rated
+    by the join estimate, the best level-2 ones exactly."""
+    rows: list[tuple[float, int, Move]] = []
+    level2: list[tuple[float, int, Move]] = []
+    for i, move in enumerate(legal):
+        score, _ = position.rate(move, me)
+        (rows if move["level"] == 1 else level2).append((score, i, move))
+    level2.sort(key=lambda r: -r[0])
+    for score, i, move in level2[:EXACT_LEVEL2]:
+        _, estimate = position.rate(move, me)
+        rows.append((score - estimate + exact_diff(position.layout, move, me), i, move))
+    rows.sort(key=lambda r: (-r[0], r[1]))
+    return rows
+
+
+def unseen_tiles(view: View) -> list[str]:
+    """The tiles the seat cannot see: all but those laid and its own hand."""
+    rest = list(DECK)
+    for tile in [t["tile"] for t in view["tiles"]] + list(view["hand"]):
+        rest.remove(tile)
+    return rest
+
+
+class StrongBot(ViewBot):
+    name = "strong"
+
+    def decide(self, view: View, legal: list[Move], rng: random.Random) -> Move | None:
+        if not legal:
+            return None
+        if legal[0]["type"] == "colour":
+            whites = sum(whites_in(t) for t in view["hand"])
+            favoured = 0 if 2 * whites >= PIECES * len(view["hand"]) else 1
+            return {"type": "colour", "colour": COLOURS[favoured]}
+        if len(legal) == 1:
+            return legal[0]
+        seat = view["seat"]
+        me = COLOUR_INDEX[view["colours"][seat]]
+        layout = SchokoEngine.layout_of(view)
+        rows = ranked(Position(layout), legal, me)
+        other_hand = view["hand_sizes"][1 - seat]
+        if other_hand == 0 or len(rows) == 1:
+            return rows[0][2]
+        unseen = unseen_tiles(view)
+        best: tuple[float, int] | None = None
+        choice = rows[0][2]
+        for score, i, move in rows[:LOOKAHEAD]:
+            value = score + self._reply(layout, move, me, unseen, other_hand, rng)
+            if best is None or (value, -i) > best:
+                best, choice = (value, -i), move
+        return choice
+
+    @staticmethod
+    def _reply(
+        layout: Layout, move: Move, me: int, unseen: list[str], size: int, rng: random.Random
+    ) -> float:
+        """How much the other player's best greedy reply takes off the difference, on average
+        over sampled hands (0 if it cannot place)."""
+        after = layout.clone()
+        after.place(move["tile"], move["x"], move["y"], move["rot"], move["level"])
+        position = Position(after)
+        base = position.largest[me] - position.largest[1 - me]
+        total = 0.0
+        for _ in range(SAMPLES):
+            hand = rng.sample(unseen, size)
+            replies = SchokoEngine.placements(after, hand)
+            worst = 0.0
+            for reply in replies:
+                _, diff = position.rate(reply, me)
+                worst = min(worst, diff - base)
+            total += worst
+        return total / SAMPLES
+
+
+BOTS: dict[str, Any] = {"random": RandomBot(), "strong": StrongBot()}

@@ -1,0 +1,46 @@
+"""Chez Geek bots: they answer every window and the strong bot beats random bots."""
+
+from __future__ import annotations
+
+import random
+
+from test_chez_rules import ENG, game, mv, poke, to_phase
+
+from bench import bot_move
+
+GAMES = 60
+
+
+def test_bots_answer_every_window() -> None:
+    s = game(["hiwi", "kellner", "zeitarbeiter"], {0: ["schlafen"], 1: ["auto_alarmanlage"]})
+    s = mv(to_phase(s, "free_time"), 0, "activity", card="schlafen")
+    for level in ("random", "strong"):
+        for seat in ENG.to_act(s):
+            move = ENG.bots[level].choose(ENG, s, seat, random.Random(seat))
+            assert move in ENG.legal_moves(s, seat)
+
+
+def test_the_strong_bot_spends_a_cancel_on_a_winning_play() -> None:
+    s = game(["kellner", "hiwi", "zeitarbeiter"], {0: ["schlafen"], 1: ["auto_alarmanlage"]})
+    s.pool[0] = 17  # Schlafen (1 + Kellner's 1) would reach the goal of 19
+    poke(s)
+    s = mv(to_phase(s, "free_time"), 0, "activity", card="schlafen")
+    move = ENG.bots["strong"].choose(ENG, s, 1, random.Random(0))
+    assert move == {"type": "cancel", "card": "auto_alarmanlage"}
+
+
+def test_the_strong_bot_beats_random_bots() -> None:
+    won = 0.0
+    for seed in range(GAMES):
+        hero = seed % 4
+        levels = ["random"] * 4
+        levels[hero] = "strong"
+        s = ENG.new_game(4, 5000 + seed)
+        step = 0
+        while not ENG.is_over(s):
+            s = ENG.apply(s, *bot_move(ENG, s, levels, random.Random(f"{seed}:{step}")))
+            step += 1
+        winners = ENG.result(s)["winners"]
+        if hero in winners:
+            won += 1 / len(winners)
+    assert won / GAMES > 0.45, f"strong won {won / GAMES:.2f} (fair share 0.25)"

@@ -2,6 +2,11 @@
 
 A share of 1/players is what an equal bot would get; ties split the win. The hero's seat
 rotates so no seat's advantage counts for it. `python -m bench.bots [--games N] [ids...]`
+
+The expert (a search bot, about a second a move) is measured on its own: one expert against
+strong bots, `--expert-games` games per game (default: the issue's targets, 400 or 200), with
+its budget from `--expert-seconds` / `--expert-iterations`, and the mean time it took a move
+(`--expert-games 0` skips it: at a second a move the full sample takes hours on two cores).
 """
 
 from __future__ import annotations
@@ -9,10 +14,16 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from typing import Any
 
 from bench import bot_move, engines, print_table, table_size
 from engines import ENGINE_IDS
-from engines.base import Engine
+from engines.base import Engine, Move
+from engines.search import ExpertBot
+
+# The issue's sample sizes: table games 400, Scho K.O. (two players, seats swapped) 200.
+EXPERT_GAMES = {"schoko": 200}
+EXPERT_GAMES_DEFAULT = 400
 
 MAX_MOVES = 100_000
 
@@ -37,16 +48,73 @@ def win_share(eng: Engine, hero: str, rest: str, players: int, games: int) -> fl
     return won / games
 
 
+class TimedBot:
+    """A bot wrapper that counts its moves and the time they took."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot, self.name = bot, bot.name
+        self.moves, self.seconds = 0, 0.0
+
+    def decide(self, view: Any, legal: list[Move], rng: random.Random) -> Move | None:
+        return self.bot.decide(view, legal, rng)
+
+    def choose(self, eng: Engine, state: Any, seat: int, rng: random.Random) -> Move | None:
+        start = time.perf_counter()
+        move = self.bot.choose(eng, state, seat, rng)
+        self.seconds += time.perf_counter() - start
+        self.moves += 1
+        return move
+
+
+def expert_share(
+    eng: Engine, players: int, games: int, iterations: int | None, seconds: float | None
+) -> tuple[float, float]:
+    """(win share of one expert against strong bots, mean seconds per expert decision)."""
+    expert = eng.bots["expert"]
+    assert isinstance(expert, ExpertBot)
+    timed = TimedBot(expert.with_budget(iterations, seconds))
+    eng.bots["expert_timed"] = timed  # type: ignore[assignment]
+    try:
+        share = win_share(eng, "expert_timed", "strong", players, games)
+    finally:
+        del eng.bots["expert_timed"]
+    return share, timed.seconds / max(timed.moves, 1)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.bots", description=__doc__)
     parser.add_argument("ids", nargs="*", default=list(ENGINE_IDS), help="engine ids")
     parser.add_argument("--games", type=int, default=400, help="games per pairing")
     parser.add_argument("--players", type=int, default=None, help="table size (default 4)")
+    parser.add_argument(
+        "--expert-games", type=int, default=None, help="expert games per game (0: none)"
+    )
+    parser.add_argument("--expert-seconds", type=float, default=None, help="expert s/move")
+    parser.add_argument("--expert-iterations", type=int, default=None, help="expert budget")
+    parser.add_argument("--no-table", action="store_true", help="only the expert figures")
     args = parser.parse_args(argv)
+    if args.expert_seconds is None and args.expert_iterations is None:
+        args.expert_seconds = 0.8
 
     for eng in engines(args.ids):
         n = table_size(eng, args.players)
-        levels = list(eng.bots)
+        games = args.expert_games
+        if games is None:
+            games = EXPERT_GAMES.get(eng.id, EXPERT_GAMES_DEFAULT)
+        if games:
+            start = time.perf_counter()
+            share, per_move = expert_share(
+                eng, n, games, args.expert_iterations, args.expert_seconds
+            )
+            print(
+                f"\n{eng.title}: one expert vs {n - 1} strong, {games} games: win share "
+                f"{share:.3f} = {share * n:.2f}x the fair {1 / n:.2f}; "
+                f"{per_move * 1e3:.0f} ms per expert move; {time.perf_counter() - start:.0f} s",
+                flush=True,
+            )
+        if args.no_table:
+            continue
+        levels = [level for level in eng.bots if level != "expert"]
         rows = []
         for hero in levels:
             start = time.perf_counter()

@@ -2,6 +2,11 @@
 
 Search bots live on playouts, so these are the figures that bound how strong a bot can get in
 the time a player will wait. `python -m bench.engines [--seconds S] [--players N] [ids...]`
+
+Three playout figures side by side: through the contract (`apply`, the random bots' `choose`),
+through the engine's private in-place path that search playouts take (`playout_copy` and
+`random_step`, where the engine has one), and through a floor engine (bench/floor.py: the same
+game written as plainly as Python allows). The ratio is floor / playout path: 1.0 is the floor.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bench import bot_move, engines, print_table, table_size
+from bench.floor import FLOORS
 from bench.worst import WORST_CASES
 from engines import ENGINE_IDS, get_engine
 from engines.base import Engine, Move
@@ -34,6 +40,61 @@ def playouts(eng: Engine, players: int, seconds: float) -> tuple[float, float]:
             moves += 1
         games += 1
     return games / (time.perf_counter() - start), moves / games
+
+
+def fast_playouts(eng: Engine, players: int, seconds: float) -> float | None:
+    """Random games per second through the engine's in-place path (None: it has none)."""
+    if not hasattr(eng, "random_step"):
+        return None
+    step, copy = eng.random_step, eng.playout_copy  # type: ignore[attr-defined]
+    rng = random.Random(0)
+    games = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = copy(eng.new_game(players, games))
+        while not eng.is_over(state):
+            step(state, rng)
+        games += 1
+    return games / (time.perf_counter() - start)
+
+
+def floor_playouts(engine_id: str, players: int, seconds: float) -> float | None:
+    """Random games per second of the floor engine (None: there is none for this game)."""
+    floor = FLOORS.get(engine_id)
+    if floor is None:
+        return None
+    rng = random.Random(0)
+    games = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        floor(players, games, rng)
+        games += 1
+    return games / (time.perf_counter() - start)
+
+
+def playout_paths(ids: list[str], players: int | None, seconds: float) -> None:
+    """Contract, in-place path and floor side by side (see the module docstring)."""
+    rows = []
+    for eng in engines(ids):
+        n = table_size(eng, players)
+        contract, _ = playouts(eng, n, seconds)
+        fast = fast_playouts(eng, n, seconds)
+        floor = floor_playouts(eng.id, n, seconds)
+        path = fast or contract
+        rows.append(
+            [
+                eng.id,
+                contract,
+                "-" if fast is None else fast,
+                "-" if floor is None else floor,
+                "-" if floor is None else floor / contract,
+                "-" if floor is None else floor / path,
+            ]
+        )
+    print("\nRandom playouts per second: contract, search's in-place path, floor engine")
+    print_table(
+        ["engine", "contract", "in-place", "floor", "floor/contract", "floor/in-place"], rows
+    )
 
 
 def positions(eng: Engine, players: int, count: int) -> list[tuple[Any, int, Move]]:
@@ -136,6 +197,7 @@ def main(argv: list[str] | None = None) -> None:
         rows,
     )
     time_worst_cases(args.ids)
+    playout_paths(args.ids, args.players, args.seconds)
 
 
 if __name__ == "__main__":

@@ -5,34 +5,42 @@ this one. Printed:
   * the echo floor: peer -> relay -> host -> relay -> peer with a host that only echoes;
   * a move round trip: peer sends a move -> relay -> host (engine checks and applies it,
     builds every seat's view) -> relay -> the same peer has its new view;
-  * frames per second the relay forwarded while 200 rooms of 4 peers play at once, the p99
-    move round trip under that load, and the relay's resident memory per room.
+  * busy rooms: 200 rooms of 4 peers playing at once for 60 s (`--seconds` shortens it),
+    driven by a light load generator in separate processes (raw websockets, no kept views):
+    the move round trip (p50, p99, max) beside the generator's own GC pauses, the frames the
+    relay forwarded, and the relay's CPU and memory.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import contextlib
 import gc
+import json
+import multiprocessing
 import os
 import random
+import signal
 import socket
 import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 
 from net.client import RemoteLink
 from net.host import NetHost
 from net.link import Message
-from net.protocol import decode, encode
+from net.protocol import decode, encode, unpack
 
 ROOMS = 200
 PEERS = 4
 THINK = (0.3, 0.7)  # seconds a busy-room peer waits before its move (a very fast player)
-BUSY_SECONDS = 10.0
+BUSY_SECONDS = 60.0  # the busy-rooms window; `--seconds` shortens it for a quick look
 
 
 def pct(samples: list[float], p: float) -> float:
@@ -47,19 +55,32 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
+GC_REPORT = Path("/tmp/tabletop-tui-bench-relay-gc.json")
+
+
 def start_relay() -> tuple[subprocess.Popen[bytes], str]:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    # The real relay, with the per-connection rate limit lifted: back-to-back round trips from
-    # one peer are far above what a person sends (50 frames/s) and would be throttled.
+    # The real relay, with the per-connection rate limit lifted (back-to-back round trips from
+    # one peer are far above what a person sends, 50 frames/s, and would be throttled) and the
+    # rooms-per-address cap too (all load comes from 127.0.0.1). SIGUSR1 makes it write its
+    # GC pauses since the last report to GC_REPORT.
     script = (
-        "import asyncio\n"
+        "import asyncio, json, signal, time\n"
+        "from bench.net import GC_REPORT, GcClock, probe_lag\n"
         "from net.relay import Limits, Relay\n"
+        "clock = GcClock()\n"
+        "lags = []\n"
+        "def report(*_):\n"
+        "    GC_REPORT.write_text(json.dumps([clock.pauses, lags]))\n"
+        "    clock.pauses.clear()\n"
+        "    lags.clear()\n"
+        "signal.signal(signal.SIGUSR1, report)\n"
         "async def main():\n"
-        "    relay = Relay(Limits(rate=1e6, burst=1e6))\n"
+        "    relay = Relay(Limits(rate=1e6, burst=1e6, rooms_per_address=100000))\n"
         f"    await relay.start('127.0.0.1', {port})\n"
-        "    await asyncio.Event().wait()\n"
+        "    await probe_lag([float('inf')], lags)\n"
         "asyncio.run(main())\n"
     )
     proc = subprocess.Popen(
@@ -95,7 +116,7 @@ async def echo_room(url: str) -> tuple[ClientConnection, ClientConnection, async
 
     task = asyncio.get_running_loop().create_task(echo())
     peer = await connect(url, compression=None)
-    await peer.send(encode("join", seq=1, code=code, name="p", token=None, watch=False))
+    await peer.send(encode("join", seq=1, code=code, name="p", watch=False))
     return host, peer, task
 
 
@@ -197,65 +218,244 @@ async def move_round_trip(url: str, games: int = 20) -> list[float]:
     return samples
 
 
-async def busy_rooms(url: str, relay_pid: int) -> None:
+# -- busy rooms: a light load generator in separate processes ---------------------------------
+# The relay is measured, not the client: each worker process plays its rooms with raw
+# websockets and msgpack (a host that answers every move with one view per seat, as a real
+# host does, and peers that keep no views), so the client's own garbage stays small; its
+# collector's pauses are timed and printed beside p99 all the same.
+VIEW_BYTES = 1500  # about a real seat's view of a card game (schoene: 1.2-1.8 KiB)
+
+
+class GcClock:
+    """Times this process's garbage collections (gc.callbacks)."""
+
+    def __init__(self) -> None:
+        self.pauses: list[float] = []
+        self._began = 0.0
+        gc.callbacks.append(self._tick)
+
+    def _tick(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._began = time.perf_counter()
+        else:
+            self.pauses.append(time.perf_counter() - self._began)
+
+
+async def light_room(url: str, seed: int, go: asyncio.Event, stop: list[float],
+                     samples: list[float]) -> None:
+    """One room of PEERS taking turns: the mover thinks, sends a move, and times it until the
+    host's update for that move is back; the host sends every seat its own view."""
+    rng = random.Random(seed)
+    host = await connect(url, compression=None, max_size=None)
+    await host.send(encode("open", seq=1, code=None, host_token=None))
+    code = decode(await host.recv(), 1 << 20)["code"]
+    peers = []
+    for i in range(PEERS):
+        peer = await connect(url, compression=None, max_size=None)
+        await peer.send(encode("join", seq=1, code=code, name=f"p{i}", watch=False))
+        peers.append(peer)
+    cids: list[int] = []
+    while len(cids) < PEERS:
+        frame = decode(await host.recv(), 1 << 20)
+        if frame["t"] == "from":
+            cids.append(frame["cid"])
+    pad = bytes(VIEW_BYTES)
+
+    async def serve() -> None:
+        seq, state = 1, 0
+        async for raw in host:
+            frame = decode(raw, 1 << 20)
+            if frame["t"] != "from":
+                continue
+            inner = unpack(frame["data"])
+            if inner.get("t") != "move":
+                continue
+            state += 1
+            seq += 1
+            items = [{"to": [cid], "data": encode("update", state_no=state, view=pad)}
+                     for cid in cids]
+            await host.send(encode("send", seq=seq, items=items))
+
+    async def drain(peer: ClientConnection, box: list[int], heard: asyncio.Event) -> None:
+        async for raw in peer:
+            frame = unpack(raw)
+            if frame.get("t") == "update":
+                box[0] = frame["state_no"]
+                heard.set()
+
+    states = [[0] for _ in peers]
+    heard = [asyncio.Event() for _ in peers]
+    tasks = [asyncio.ensure_future(serve())]
+    tasks += [asyncio.ensure_future(drain(p, b, h))
+              for p, b, h in zip(peers, states, heard, strict=True)]
+    await go.wait()
+    seqs = [1] * PEERS
+    turn = state = 0
+    try:
+        while time.time() < stop[0]:
+            await asyncio.sleep(rng.uniform(*THINK))
+            seqs[turn] += 1
+            heard[turn].clear()
+            began = time.perf_counter()
+            await peers[turn].send(encode("move", seq=seqs[turn], seat=turn, state_no=state,
+                                          move={"type": "take"}))
+            while states[turn][0] <= state:
+                await heard[turn].wait()
+                heard[turn].clear()
+            samples.append(time.perf_counter() - began)
+            state += 1
+            turn = (turn + 1) % PEERS
+    finally:
+        for task in tasks:
+            task.cancel()
+        for ws in [host, *peers]:
+            await ws.close()
+
+
+def load_worker(url: str, rooms: range, stop_after: float, go: Any, ready: Any,
+                results: Any) -> None:
+    """A load-generator process: its share of the rooms, then its samples and GC pauses."""
+    clock = GcClock()
+    samples: list[float] = []
+    lags: list[float] = []
+
+    async def run() -> None:
+        stop = [0.0]
+        started = asyncio.Event()
+        # Rooms open one after another (as people arrive), then all play from `go` on.
+        openers = []
+        for index in rooms:
+            openers.append(asyncio.ensure_future(
+                light_room(url, 7000 + index, started, stop, samples)))
+            await asyncio.sleep(0.005)
+        ready.release()
+        await asyncio.get_running_loop().run_in_executor(None, go.wait)
+        gc.collect()
+        gc.freeze()  # the connections live for the whole run: no need to scan them again
+        clock.pauses.clear()
+        stop[0] = time.time() + stop_after
+        started.set()
+        lag_probe = asyncio.ensure_future(probe_lag(stop, lags))
+        failed = [r for r in await asyncio.gather(*openers, return_exceptions=True) if r]
+        lag_probe.cancel()
+        if failed:
+            print(f"  (a worker lost {len(failed)} rooms: {failed[0]!r})", file=sys.stderr)
+
+    asyncio.run(run())
+    results.put((samples, clock.pauses, lags))
+
+
+async def probe_lag(stop: list[float], lags: list[float]) -> None:
+    """How late this process's event loop wakes up (work, or the machine, holding it up)."""
+    while time.time() < stop[0]:
+        began = time.perf_counter()
+        await asyncio.sleep(0.01)
+        lags.append(time.perf_counter() - began - 0.01)
+
+
+def relay_gc(pid: int) -> tuple[list[float], list[float]]:
+    """The relay's GC pauses and event-loop lateness since the last call."""
+    GC_REPORT.unlink(missing_ok=True)
+    os.kill(pid, signal.SIGUSR1)
+    for _ in range(100):
+        if GC_REPORT.exists():
+            with contextlib.suppress(ValueError):
+                pauses, lags = json.loads(GC_REPORT.read_text())
+                return [float(x) for x in pauses], [float(x) for x in lags]
+        time.sleep(0.05)
+    return [], []
+
+
+def relay_cpu(pid: int) -> float:
+    """CPU seconds (user + system) the relay process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def busy_rooms(url: str, relay_pid: int, seconds: float, workers: int = 2) -> None:
     before = rss_kib(relay_pid)
-    rooms = []
-    for i in range(ROOMS):
-        rooms.append(await open_room(url, PEERS, THINK, 1000 + i))
+    ctx = multiprocessing.get_context("spawn")
+    go, ready, results = ctx.Event(), ctx.Semaphore(0), ctx.Queue()
+    shares = [range(i, ROOMS, workers) for i in range(workers)]
+    procs = [ctx.Process(target=load_worker, args=(url, share, seconds, go, ready, results))
+             for share in shares]
+    for proc in procs:
+        proc.start()
+    for _ in procs:
+        ready.acquire()
+    time.sleep(2.0)  # the last rooms finish joining
     after_open = rss_kib(relay_pid)
-    gc.collect()
-    gc.freeze()  # the long-lived rooms need no scanning: keeps collector pauses out of p99
-    # Measure a window in which every room is mid-game; games that end start again.
-    for _, players in rooms:
-        for p in players:
-            p.samples.clear()
-    start = time.perf_counter()
-    moves = 0
-    while time.perf_counter() - start < BUSY_SECONDS:
-        await asyncio.sleep(0.5)
-        for index, (host, players) in enumerate(rooms):
-            if host.over:
-                moves += len(host.session.moves) if host.session else 0
-                for p in players:
-                    await p.link.close()
-                await host.close()
-                rooms[index] = await open_room(url, PEERS, THINK, 5000 + index)
+    relay_gc(relay_pid)  # start counting the relay's collections now
+    cpu0, start = relay_cpu(relay_pid), time.perf_counter()
+    go.set()
+    peak = after_open
+    while any(p.is_alive() for p in procs) and results.qsize() < workers:
+        time.sleep(0.5)
+        peak = max(peak, rss_kib(relay_pid))
+        if time.perf_counter() - start > seconds + 1:
+            break
+    cpu = relay_cpu(relay_pid) - cpu0
     elapsed = time.perf_counter() - start
-    samples = [s for _, players in rooms for p in players for s in p.samples]
-    moves += sum(len(h.session.moves) for h, _ in rooms if h.session)
-    # Every move is 1 frame peer -> host and PEERS views host -> peers (presence and other
-    # frames are not counted, so this is a floor).
+    relay_pauses, relay_lags = relay_gc(relay_pid)
+    samples: list[float] = []
+    pauses: list[float] = []
+    lags: list[float] = []
+    for _ in procs:
+        got, paused, late = results.get(timeout=120)
+        samples += got
+        pauses += paused
+        lags += late
+    for proc in procs:
+        proc.join(timeout=30)
+    # Every move is 1 frame peer -> host and PEERS views host -> peers.
     frames = len(samples) * (1 + PEERS)
     print(f"busy rooms         : {ROOMS} rooms x {PEERS} peers, think {THINK[0]}-{THINK[1]} s, "
-          f"{elapsed:.0f} s")
+          f"{elapsed:.0f} s, load from {workers} processes (raw websockets, no kept views)")
     print(f"  move round trip  : p50 {pct(samples, 50):6.2f} ms   p99 {pct(samples, 99):6.2f} ms"
-          f"   ({len(samples)} moves)")
-    print(f"  relay forwarded  : >= {frames / elapsed:,.0f} frames/s (the load, not the limit)")
+          f"   max {max(samples) * 1000:6.1f} ms   ({len(samples)} moves)")
+    print(f"  client GC pauses : {len(pauses)} collections, max {max(pauses, default=0) * 1000:.1f}"
+          f" ms, total {sum(pauses) * 1000:.0f} ms; its loop woke late by p99 "
+          f"{pct(lags, 99):.1f} ms, max {max(lags, default=0) * 1000:.1f} ms")
+    print(f"  relay forwarded  : {frames / elapsed:,.0f} frames/s (the load, not the limit)")
+    print(f"  relay CPU        : {cpu:.1f} s in {elapsed:.0f} s = {100 * cpu / elapsed:.0f}% of "
+          "one core")
+    print(f"  relay GC pauses  : {len(relay_pauses)} collections, max "
+          f"{max(relay_pauses, default=0) * 1000:.1f} ms, total {sum(relay_pauses) * 1000:.0f} ms; "
+          f"its loop woke late by p99 {pct(relay_lags, 99):.1f} ms, max "
+          f"{max(relay_lags, default=0) * 1000:.1f} ms")
     print(f"  relay memory     : {(after_open - before) / ROOMS:,.0f} KiB per room "
-          f"(RSS {before / 1024:.1f} -> {after_open / 1024:.1f} MiB)")
-    for host, players in rooms:
-        for p in players:
-            await p.link.close()
-        await host.close()
+          f"(RSS {before / 1024:.1f} -> {after_open / 1024:.1f} MiB, peak {peak / 1024:.1f} MiB)")
 
 
-async def main() -> None:
+async def quick_figures(url: str) -> None:
+    floor = await echo_floor(url)
+    print(f"echo floor         : p50 {pct(floor, 50):6.2f} ms   p99 {pct(floor, 99):6.2f} ms")
+    trips = await move_round_trip(url)
+    ratio = statistics.median(trips) / statistics.median(floor)
+    print(f"move round trip    : p50 {pct(trips, 50):6.2f} ms   p99 {pct(trips, 99):6.2f} ms"
+          f"   ({ratio:.1f}x the floor at p50)")
+    rate = await throughput(url)
+    print(f"relay throughput   : {rate:,.0f} frames/s forwarded (20 rooms pushing echoes)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=BUSY_SECONDS,
+                        help=f"length of the busy-rooms window (default {BUSY_SECONDS:g})")
+    parser.add_argument("--busy-only", action="store_true", help="skip the quick figures")
+    parser.add_argument("--workers", type=int, default=2,
+                        help="load-generator processes (default 2)")
+    args = parser.parse_args()
     os.environ.setdefault("TABLETOP_TUI_HOME", "/tmp/tabletop-tui-bench")
     relay, url = start_relay()
     try:
-        floor = await echo_floor(url)
-        print(f"echo floor         : p50 {pct(floor, 50):6.2f} ms   p99 {pct(floor, 99):6.2f} ms")
-        trips = await move_round_trip(url)
-        ratio = statistics.median(trips) / statistics.median(floor)
-        print(f"move round trip    : p50 {pct(trips, 50):6.2f} ms   p99 {pct(trips, 99):6.2f} ms"
-              f"   ({ratio:.1f}x the floor at p50)")
-        rate = await throughput(url)
-        print(f"relay throughput   : {rate:,.0f} frames/s forwarded (20 rooms pushing echoes)")
-        await busy_rooms(url, relay.pid)
+        if not args.busy_only:
+            asyncio.run(quick_figures(url))
+        busy_rooms(url, relay.pid, args.seconds, args.workers)
     finally:
         relay.terminate()
         relay.wait()
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    main()

@@ -81,6 +81,13 @@ class Engine(ABC):
     def determinize(self, state: Any, seat: int, rng: random.Random) -> Any:
         """A state `seat` cannot tell apart from `state`: hidden cards re-dealt at random."""
 
+    # -- beyond the contract: for search bots ------------------------------------------------
+    def turn(self, state: Any) -> int | None:
+        """The seat whose regular turn it is (the view's "turn"; None once over), without
+        listing every seat that may interrupt. Engines answer it from their state; this
+        fallback builds a spectator's view."""
+        return self.view(state, None)["turn"]
+
     # -- shared helpers ----------------------------------------------------------------------
     def check_players(self, num_players: int) -> None:
         if not isinstance(num_players, int) or not (
@@ -190,3 +197,14 @@ def move_type(move: Any) -> str:
     if not isinstance(move, dict) or not isinstance(move.get("type"), str):
         raise IllegalMove("A move must be a map with a 'type'")
     return move["type"]
+
+
+def unseen(deck: Sequence[Hashable], *seen: Sequence[Hashable]) -> list[Any]:
+    """The cards of `deck` that are in none of the `seen` piles (a multiset difference, in deck
+    order): what a seat has not seen, for rebuilding a state from a view (`from_view`)."""
+    left = Counter(deck)
+    for pile in seen:
+        left.subtract(pile)
+    if any(count < 0 for count in left.values()):
+        raise ValueError("a view shows cards the deck does not hold")
+    return list(left.elements())

@@ -13,13 +13,17 @@ and, once the game is over, result["verified"] (bool) and result["verify_note"] 
 from the fair-shuffle check (net.fairness).
 
 A dropped connection is retried for a while with the seat token (kept in the user's data
-directory per room code), and the host answers a rejoin with a fresh sync.
+directory per room code), and the host answers a rejoin with a fresh sync. The token itself is
+sent only once the host has proved it holds the room's host token (net.signing): a squatter on
+the code learns nothing from a rejoining peer. When the host deals, this peer adds its own
+random part to the seed (net.fairness) and checks at the end that it went in.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import secrets
 import time
 from collections import deque
 from typing import Any
@@ -28,7 +32,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from engines.base import Move
-from net import codes, discovery, fairness, store
+from net import codes, discovery, fairness, signing, store
 from net.link import Message, TableLink
 from net.protocol import (
     HOST_TO_PEER,
@@ -42,7 +46,10 @@ from net.protocol import (
 )
 
 # Relay/host refusals after which trying again cannot help.
-_FINAL = {"kicked", "room_full", "room_closed", "version", "bad_code", "flood", "replaced"}
+_FINAL = {"kicked", "room_full", "room_closed", "version", "bad_code", "flood", "replaced",
+          "refused", "table_full", "unproven"}
+# Seconds a join waits once the host said it is asking its player (a reclaim by name).
+_APPROVAL_WAIT = 150.0
 
 
 class JoinError(Exception):
@@ -65,6 +72,7 @@ class RemoteLink(TableLink):
         server: str | None = None,
         watch: bool = False,
         token: str | None = None,
+        proof_key: str | None = None,
         remember: bool = True,
         reconnect_for: float = 120.0,
         join_timeout: float = 15.0,
@@ -75,9 +83,9 @@ class RemoteLink(TableLink):
         self.server = server
         self.watch = watch
         self.remember = remember
-        self.token = token
+        self.token, self.proof_key = token, proof_key
         if token is None and remember and (saved := store.load_token(self.code, name)):
-            self.token, self.name = saved
+            self.token, self.name, self.proof_key = saved
         self.reconnect_for = reconnect_for
         self.join_timeout = join_timeout
         self.seats: list[int] = []
@@ -99,6 +107,10 @@ class RemoteLink(TableLink):
         self._reader: asyncio.Task[None] | None = None
         self._echoes: deque[asyncio.Future[Any]] = deque()
         self._closing = False
+        self._sending: set[asyncio.Task[Any]] = set()
+        self._nonce: str | None = None  # the last join's nonce, for the host's proof
+        self.contribution: list[Any] | None = None  # [seat, value] this peer gave the seed
+        self._unanswered: dict[int, tuple[str, dict[str, Any]]] = {}  # seq -> frame, to resend
 
     # -- connecting ----------------------------------------------------------------------------
     async def connect(self) -> None:
@@ -128,17 +140,32 @@ class RemoteLink(TableLink):
                 ) from None
             raise JoinError("unreachable", f"cannot reach the relay at {self.url}: {exc}") from None
         self._seq = 1
+        # With a seat to reclaim, name it only by its hash plus a fresh nonce; the token goes
+        # out after the host's proof (net.signing).
+        proving = self.token is not None and self.proof_key is not None
+        self._nonce = secrets.token_hex(16) if proving else None
         await ws.send(encode("join", seq=self._seq, code=self.code, name=self.name,
-                             token=self.token, watch=self.watch))
+                             watch=self.watch, nonce=self._nonce,
+                             seat_id=signing.seat_id(self.token or "") if proving else None))
         try:
-            async with asyncio.timeout(self.join_timeout):
+            async with asyncio.timeout(self.join_timeout) as deadline:
                 while True:
                     frame = decode(await ws.recv(), WS_MAX_SIZE)
-                    if frame["t"] == "error":
+                    t = frame["t"]
+                    if t == "error":
                         raise JoinError(str(frame.get("code")), str(frame.get("message")))
-                    if frame["t"] == "welcome":
+                    if t == "welcome":
                         check(frame, HOST_TO_PEER)
                         return ws, frame
+                    if t == "proof":
+                        await self._answer_proof(ws, check(frame, HOST_TO_PEER)["proof"])
+                    elif t == "host_back":  # our join reached a host that was away
+                        self._seq += 1
+                        await ws.send(encode("rejoin", seq=self._seq, nonce=self._nonce,
+                                             seat_id=signing.seat_id(self.token or "")
+                                             if proving else None))
+                    elif t == "notice":  # the host asks its player for a yes: wait longer
+                        deadline.reschedule(asyncio.get_running_loop().time() + _APPROVAL_WAIT)
                     # host_gone while we wait: the host will see our join when it is back.
         except TimeoutError:
             await ws.close()
@@ -149,15 +176,26 @@ class RemoteLink(TableLink):
             await ws.close()
             raise JoinError(exc.code, f"the host sent something odd: {exc.message}") from None
 
+    async def _answer_proof(self, ws: ClientConnection, proof: str) -> None:
+        """Send the seat token if, and only if, the host proved it holds the room."""
+        if not (self._nonce and self.proof_key and self.token
+                and signing.proves(self.proof_key, self._nonce, proof)):
+            await ws.close()
+            raise JoinError("unproven", "this room's host could not prove it is the host that "
+                                        "gave you your seat; your seat token was not sent")
+        self._seq += 1
+        await ws.send(encode("claim", seq=self._seq, token=self.token))
+
     def _welcome(self, frame: Frame) -> None:
         self.seat = frame["seat"]
         self.engine = frame["engine"]
         self.seats = [] if self.seat is None else [self.seat]
         self.token = frame["token"]
+        self.proof_key = frame.get("proof_key")
         self.name = frame["name"]
         self.commitment = frame["commitment"] or self.commitment
         if self.remember and self.seat is not None:
-            store.save_token(self.code, self.token, self.name)
+            store.save_token(self.code, self.token, self.name, self.proof_key)
         self.emit({"type": "welcome", **{k: v for k, v in frame.items() if k not in ("v", "t")}})
 
     async def start(self) -> None:
@@ -238,14 +276,25 @@ class RemoteLink(TableLink):
         if t in ("sync", "update"):
             self._table(t, body)
         elif t == "error":
+            if body["code"] == "rate_limit" and body.get("seq") in self._unanswered:
+                self._resend(body["seq"], float(body.get("retry_after") or 0.1))
+                return
             self.emit({"type": "error", "seat": self.seat, "code": body["code"],
                        "message": body["message"]})
             if body.get("fatal"):
                 self._finish(body["message"])
+        elif t == "proof":  # the host came back and checks in the peers still in the room
+            self._spawn_send(self._proof_again(body["proof"]))
+        elif t == "commit":
+            self.commitment = body["commitment"]
+            if self.seat in body["seats"]:
+                self.contribution = [self.seat, fairness.new_contribution()]
+                self._spawn_send(self._send("contribute", value=self.contribution[1]))
         elif t == "host_gone":
             self.emit({"type": "connection", "state": "host_away",
                        "message": "the host is away; waiting for them to come back"})
         elif t == "host_back":
+            self._spawn_send(self._rejoin())
             self.emit({"type": "connection", "state": "host_back", "message": "the host is back"})
         elif t == "echo":
             if self._echoes:
@@ -257,14 +306,25 @@ class RemoteLink(TableLink):
         else:
             if t == "lobby":
                 self.lobby = {"type": "lobby", **body}
+                if self.table is not None:
+                    self._rematch()
             elif t == "start":
                 self.commitment = body["commitment"]
+                self._started(body)
             elif t == "presence":
                 self.players = body["players"]
             elif t == "chat":
                 self.chat.append({"type": "chat", **body})
                 del self.chat[:-100]
             self.emit({"type": t, **body})
+
+    def _rematch(self) -> None:
+        """A lobby after a game: the host offers a rematch in this room. The last game's table,
+        result and seed check are done with; the next game starts from the lobby again."""
+        self.table, self.result, self.contribution = None, None, None
+        self.seen.clear()
+        self.event_log.clear()
+        self.emit({"type": "rematch"})
 
     def _table(self, t: str, body: dict[str, Any]) -> None:
         reveal = body.pop("reveal", None)
@@ -280,11 +340,23 @@ class RemoteLink(TableLink):
         self.table = message
         self.emit(message)
 
+    def _started(self, body: dict[str, Any]) -> None:
+        """Say at once what the start tells: a seed the host fixed, or a contribution of ours
+        the host left out (the final check will fail then too)."""
+        if body["fixed_seed"] is not None:
+            self.emit({"type": "notice", "text": f"the host chose the seed ({body['fixed_seed']})"
+                                                 ": a practice deal, not a fair shuffle"})
+        elif self.contribution is not None and self.contribution not in body["contributions"]:
+            self.emit({"type": "notice", "text": "WARNING: the host left your part of the "
+                                                 "seed out of the deal"})
+
     def _verified(self, result: dict[str, Any], reveal: dict[str, Any] | None) -> dict[str, Any]:
         if self.result is None:
-            verdict = (fairness.verify(self.commitment, reveal, self.seat, self.seen, result)
+            verdict = (fairness.verify(self.commitment, reveal, self.seat, self.seen, result,
+                                       self.contribution)
                        if reveal else fairness.Verdict(False, "the host did not reveal the seed"))
-            self.result = {**result, "verified": verdict.ok, "verify_note": verdict.reason}
+            self.result = {**result, "verified": verdict.ok, "verify_note": verdict.reason,
+                           "fixed_seed": bool(reveal and reveal.get("fixed"))}
         return self.result
 
     # -- sending ---------------------------------------------------------------------------------
@@ -295,11 +367,47 @@ class RemoteLink(TableLink):
                        "message": "not connected to the table right now"})
             return False
         self._seq += 1
+        if t in ("move", "contribute"):  # worth sending again if the relay drops it
+            self._unanswered[self._seq] = (t, fields)
+            for old in list(self._unanswered)[:-16]:
+                del self._unanswered[old]
         try:
             await ws.send(encode(t, seq=self._seq, **fields))
         except ConnectionClosed:
             return False
         return True
+
+    def _resend(self, seq: int, after: float) -> None:
+        """The relay dropped frame `seq` for our rate: send it again once we may."""
+        t, fields = self._unanswered.pop(seq)
+
+        async def later() -> None:
+            await asyncio.sleep(min(after, 5.0))
+            await self._send(t, **fields)
+
+        self._spawn_send(later())
+
+    async def _rejoin(self) -> None:
+        """The host came back to the room: tell it again which seat is ours (by its hash and
+        a fresh nonce, as on a join); it answers with its proof, then a welcome."""
+        proving = self.token is not None and self.proof_key is not None
+        self._nonce = secrets.token_hex(16) if proving else None
+        await self._send("rejoin", nonce=self._nonce,
+                         seat_id=signing.seat_id(self.token or "") if proving else None)
+
+    async def _proof_again(self, proof: str) -> None:
+        ws = self._ws
+        if ws is None:
+            return
+        try:
+            await self._answer_proof(ws, proof)
+        except JoinError as exc:
+            self._finish(exc.message)
+
+    def _spawn_send(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
 
     async def send_move(self, seat: int, move: Move, state_no: int) -> None:
         await self._send("move", seat=seat, state_no=state_no, move=move)

@@ -8,6 +8,7 @@ forgiving: case, spaces and dashes do not matter, and the letters people confuse
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import secrets
 
@@ -47,7 +48,16 @@ def display(code: str) -> str:
     return f"{code[:half]}-{code[half:]}"
 
 
-def room_key(code: str) -> str:
+# The room key's default salt: the LAN has no shared machine, so mDNS names use this one.
+LAN_SALT = b"tabletop-tui lan"
+
+
+@functools.lru_cache(maxsize=64)
+def room_key(code: str, salt: bytes = LAN_SALT) -> str:
     """A name for the room that does not reveal the code (rooms files, mDNS records): someone
-    who can list those must still know the code to join."""
-    return hashlib.sha256(f"tabletop-tui room {code}".encode()).hexdigest()[:24]
+    who can list those must still know the code to join. Deliberately slow (scrypt, about
+    0.1 s and 16 MiB each) so that trying all 2**40 codes against a listed name takes years,
+    not the minutes a plain hash would; the rooms directory adds its own per-machine salt."""
+    key = hashlib.scrypt(f"tabletop-tui room {code}".encode(), salt=salt, n=2**14, r=8, p=1,
+                         dklen=12)
+    return key.hex()

@@ -5,8 +5,10 @@
    other's data directories, so a host also writes the relay's address into a shared,
    sticky, world-writable directory (`/tmp/tabletop-tui-rooms`, or `TABLETOP_TUI_ROOMS`),
    like /tmp itself: everyone may add files, nobody may remove or replace another user's. The
-   file is named after a hash of the code (`codes.room_key`), so listing the directory reveals
-   no codes: only someone who knows the code finds the file.
+   file is named after a slow, salted hash of the code (`codes.room_key` with the directory's
+   per-machine salt), so listing the directory reveals no codes: only someone who knows the
+   code finds the file. A file also names its host's process: one whose process is gone (a
+   host killed without cleaning up) is ignored.
 2. mDNS on the LAN (hosts started with `--lan` advertise `<room_key>._tabletop-tui._tcp`),
    asked directly for that name with a short timeout.
 3. The default relay address, ws://127.0.0.1:8765 (`tabletop-tui serve`, or a host using the
@@ -20,12 +22,15 @@ import contextlib
 import json
 import logging
 import os
+import secrets
 import socket
 import stat
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from net.codes import room_key
+
+_SALT_FILE = ".salt"
 
 log = logging.getLogger("tabletop.discovery")
 
@@ -82,17 +87,38 @@ def rooms_dir() -> Path | None:
     return path
 
 
+def machine_salt(folder: Path) -> bytes | None:
+    """The rooms directory's salt (made by whoever came first; public, but unique to this
+    machine, so no table of keys computed elsewhere helps)."""
+    path = folder / _SALT_FILE
+    with contextlib.suppress(FileExistsError, OSError):
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+        with os.fdopen(fd, "w", encoding="ascii") as handle:
+            handle.write(secrets.token_hex(16))
+    try:
+        with open(path, "rb", opener=lambda p, f: os.open(p, f | os.O_NOFOLLOW)) as handle:
+            salt = handle.read(64).strip()
+    except OSError:
+        return None
+    return salt if len(salt) == 32 else None
+
+
+def _room_file(folder: Path, code: str) -> Path | None:
+    salt = machine_salt(folder)
+    return None if salt is None else folder / f"{room_key(code, salt)}.json"
+
+
 def publish(code: str, url: str) -> Path | None:
     """Tell other users of this machine where room `code` is; returns the file written."""
     folder = rooms_dir()
-    if folder is None:
+    target = None if folder is None else _room_file(folder, code)
+    if folder is None or target is None:
         return None
-    target = folder / f"{room_key(code)}.json"
-    tmp = folder / f".{room_key(code)}.{os.getpid()}.tmp"
+    tmp = folder / f".{target.stem}.{os.getpid()}.tmp"
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump({"url": url}, handle)
+            json.dump({"url": url, "pid": os.getpid()}, handle)
         os.replace(tmp, target)
     except OSError as exc:
         log.warning("cannot publish the room on this machine: %s", exc)
@@ -104,20 +130,36 @@ def publish(code: str, url: str) -> Path | None:
 
 def unpublish(code: str) -> None:
     folder = rooms_dir()
-    if folder is not None:
+    target = None if folder is None else _room_file(folder, code)
+    if target is not None:
         with contextlib.suppress(OSError):
-            (folder / f"{room_key(code)}.json").unlink()
+            target.unlink()
+
+
+def _alive(pid: object) -> bool:
+    if type(pid) is not int or pid <= 0:
+        return True  # a file without a process id: trust it
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: it exists
+        return True
+    return True
 
 
 def lookup_local(code: str) -> str | None:
     folder = rooms_dir()
-    if folder is None:
+    target = None if folder is None else _room_file(folder, code)
+    if target is None:
         return None
     try:
-        data = json.loads((folder / f"{room_key(code)}.json").read_text(encoding="utf-8"))
+        data = json.loads(target.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    url = data.get("url") if isinstance(data, dict) else None
+    if not isinstance(data, dict) or not _alive(data.get("pid")):
+        return None
+    url = data.get("url")
     return url if isinstance(url, str) and url.startswith(("ws://", "wss://")) else None
 
 

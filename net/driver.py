@@ -12,6 +12,7 @@ import asyncio
 from engines.base import Move
 from net.seats import Seat
 from net.session import HostSession
+from net.windows import next_unmanned_answer
 
 
 async def unmanned_move(
@@ -26,6 +27,8 @@ async def unmanned_move(
     """The next move for a seat without a person at state `state_no`, once it is due:
     (seat, move, whether a person's time ran out). None if nobody is due, or if the table
     moved on meanwhile. Bot seats play at their own `bot` level; the rest at `level`."""
+    if session.windows.open:  # an interrupt window runs on its own clock (net.windows)
+        return await next_unmanned_answer(session, seats, state_no, level)
     to_act = session.engine.to_act(session.state)
     robots = [s for s in to_act if seats[s].bot or seats[s].auto]
     people = [s for s in to_act if s not in robots]

@@ -105,7 +105,9 @@ class PeerBot:
             self.done.set()
 
     async def _move(self, message: Message) -> None:
-        move = self.choose(message)
+        # In a worker thread: the expert searches for about a second, and the link must stay
+        # live meanwhile.
+        move = await asyncio.to_thread(self.choose, message)
         if move is not None:
             await self.link.send_move(message["seat"], move, message["state_no"])
 
@@ -136,7 +138,8 @@ async def _join(args: argparse.Namespace) -> int:
             return 1
         result = bot.result["result"]
         print(result_line(result, bot.result["players"]), flush=True)
-        print("shuffles verified" if result.get("verified")
+        # "shuffles verified", or the practice-deal label when the host fixed the seed.
+        print(result.get("verify_note") if result.get("verified")
               else f"WARNING: {result.get('verify_note')}", flush=True)
         return 0
     finally:

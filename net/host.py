@@ -25,7 +25,7 @@ from typing import Any
 
 from engines import IllegalMove, get_engine
 from engines.base import TEST_OPTIONS, Move
-from net import codes, fairness, host_record, store
+from net import codes, fairness, host_record, signing, store
 from net.audience import Audience, Listener
 from net.driver import unmanned_move
 from net.link import Message, table_message
@@ -45,6 +45,12 @@ from net.session import BOT_LEVELS, HostSession, SeatInfo, StaleMove
 from net.uplink import Uplink
 
 log = logging.getLogger("tabletop.host")
+
+# Seconds the seated peers have to send their part of the seed once the host committed; a peer
+# that misses it (an old client, a dead connection) is left out and the deal goes on.
+CONTRIBUTION_WAIT = 10.0
+# Seconds a reclaim by name waits for the host's yes before it is refused.
+RECLAIM_WAIT = 120.0
 
 
 class NetHost:
@@ -76,6 +82,7 @@ class NetHost:
         self.seed = seed
         self.timer = timer
         self.takeover = takeover
+        self.hints = False  # whether players may ask the expert for hints (the lobby's switch)
         self.bot_delay = bot_delay
         self.keep_record = keep_record
         self.seats = [Seat() for _ in range(num_seats)]
@@ -86,8 +93,17 @@ class NetHost:
                              report=self._connection)
         self.audience = Audience(self.uplink)
         self.session: HostSession | None = None
+        self.secret = 0  # the host's part of the seed, committed to before the contributions
         self.salt = ""
         self.commitment: str | None = None
+        self.contributions: list[list[Any]] = []
+        self._collecting: dict[int, str] | None = None  # seat -> contribution, while dealing
+        # A person at the host's terminal answers reclaims by name ({"type": "reclaim"} to the
+        # listeners, then `answer_reclaim`); a headless host refuses them.
+        self.attended = False
+        self._reclaims: dict[int, tuple[int, str]] = {}  # cid -> (seat, name) awaiting a yes
+        self._proving: dict[int, Frame] = {}  # cid -> its join frame, until it claims
+        self._returning: dict[int, Frame] = {}  # cid -> its join frame, until it says "rejoin"
         self.autostart = False  # start as soon as every seat is taken (headless hosting)
         self.finished = asyncio.Event()
         self.chat_log: list[dict[str, Any]] = []
@@ -107,7 +123,8 @@ class NetHost:
 
     @property
     def started(self) -> bool:
-        return self.session is not None
+        """Dealing or playing: the lobby is closed."""
+        return self.session is not None or self._collecting is not None
 
     @property
     def over(self) -> bool:
@@ -176,12 +193,21 @@ class NetHost:
             self.finished.set()
 
     def _rejoin(self, entries: list[dict[str, Any]]) -> None:
-        """The room was (re)opened: whoever is still (or already) in it joins afresh; seats
-        are matched by token."""
+        """The room was (re)opened: whoever is still in it joins afresh. Their first join
+        frames are old news (a seat's proof needs a fresh nonce), so each is kept until its
+        peer, told `host_back`, says `rejoin`; seats are then matched by token as on a join."""
         for peer in list(self.peers.values()):
             self._drop(peer.cid)
+        self._proving.clear()
+        self._reclaims.clear()
+        self._vouch()
         for entry in entries:
-            self._from_peer(entry["cid"], entry["data"])
+            try:
+                frame = check(decode(entry["data"], WS_MAX_SIZE), PEER_FRAMES)
+            except ProtocolError:
+                continue
+            if frame["t"] == "join":
+                self._returning[entry["cid"]] = frame
 
     def _from_relay(self, raw: bytes | str) -> None:
         try:
@@ -193,12 +219,15 @@ class NetHost:
         if t == "from" and type(frame.get("cid")) is int and isinstance(frame.get("data"), bytes):
             self._from_peer(frame["cid"], frame["data"])
         elif t == "left" and type(frame.get("cid")) is int:
+            self._proving.pop(frame["cid"], None)
+            self._returning.pop(frame["cid"], None)
+            self._reclaims.pop(frame["cid"], None)
             self._drop(frame["cid"])
         elif t == "error":
             log.warning("relay says: %s", frame.get("message"))
 
-    def _error(self, cid: int, code: str, message: str) -> None:
-        self.uplink.post([cid], "error", code=code, message=message)
+    def _error(self, cid: int, code: str, message: str, seq: int | None = None) -> None:
+        self.uplink.post([cid], "error", code=code, message=message, seq=seq)
 
     def _from_peer(self, cid: int, data: bytes) -> None:
         try:
@@ -208,16 +237,26 @@ class NetHost:
             return
         t = frame["t"]
         peer = self.peers.get(cid)
+        seq = frame["seq"]
         if t == "join":
-            if peer is None:
-                self._join(cid, frame)
+            if peer is None and cid not in self._proving and cid not in self._reclaims:
+                self._hello(cid, frame)
             else:
-                self._error(cid, "bad_order", "already joined")
+                self._error(cid, "bad_order", "already joined", seq)
+            return
+        if t == "claim" and cid in self._proving:
+            self._claim(cid, self._proving.pop(cid), frame["token"])
+            return
+        if t == "rejoin" and cid in self._returning:
+            joined = self._returning.pop(cid)
+            self._hello(cid, {**joined, "seat_id": frame["seat_id"], "nonce": frame["nonce"]})
             return
         if peer is None:
-            self._error(cid, "bad_order", "join first")
+            self._error(cid, "bad_order", "join first", seq)
         elif t == "move":
             self._peer_move(peer, frame)
+        elif t == "contribute":
+            self._contribute(peer, frame)
         elif t == "chat":
             self._chat(peer.name, peer.seat, frame["text"])
         elif t == "sync":
@@ -226,39 +265,65 @@ class NetHost:
             self.uplink.post([cid], "echo", data=frame["data"])
 
     # -- joining and leaving -----------------------------------------------------------------
-    def _join(self, cid: int, frame: Frame) -> None:
-        name = clean_text(frame["name"], MAX_NAME) or "guest"
-        seat_no = seat_for(self.seats, name, frame["token"], frame["watch"], self.started)
-        if seat_no is None and not frame["watch"]:
-            if self.started:
-                self.uplink.kick(cid, "every seat is taken; join with --watch to watch")
-            else:
-                self.uplink.kick(cid, "the table is full")
+    def _hello(self, cid: int, frame: Frame) -> None:
+        """A join. One that names a seat (by the hash of its token) first gets the host's
+        proof and sends the token only then (`claim`); see net.signing."""
+        seat_id, nonce = frame.get("seat_id"), frame.get("nonce")
+        token = next((t for s in self.seats for t in s.tokens if signing.seat_id(t) == seat_id),
+                     None) if seat_id and nonce else None
+        if token is None or self.uplink.host_token is None:
+            self._join(cid, frame, None)
             return
+        self._proving[cid] = frame
+        key = signing.proof_key(self.uplink.host_token, token)
+        self.uplink.post([cid], "proof", proof=signing.proof(key, str(nonce)))
+
+    def _claim(self, cid: int, frame: Frame, token: str) -> None:
+        if not any(seat.holds(token) for seat in self.seats):
+            self.uplink.kick(cid, "that seat token is not valid here", code="refused")
+            return
+        self._join(cid, frame, token)
+
+    def _join(self, cid: int, frame: Frame, token: str | None) -> None:
+        name = clean_text(frame["name"], MAX_NAME) or "guest"
+        seat_no, why = seat_for(self.seats, name, token, frame["watch"], self.started)
+        if why == "name":
+            assert seat_no is not None
+            self._ask_reclaim(cid, seat_no, name)
+            return
+        if why == "full":
+            reason = ("every seat is taken; join with --watch to watch" if self.started
+                      else "the table is full")
+            self.uplink.kick(cid, reason, code="table_full")
+            return
+        self._admit(cid, seat_no, name, token)
+
+    def _admit(self, cid: int, seat_no: int | None, name: str, token: str | None) -> None:
+        """Seat connection `cid` (or let it watch, `seat_no` None) and tell it everything.
+        `token` is the one it proved; None: it gets a new one."""
+        proof_key = None
         if seat_no is None:
             token = new_token()
         else:
             seat = self.seats[seat_no]
             if seat.cid is not None and seat.cid != cid:
                 self.peers.pop(seat.cid, None)
-                self.uplink.kick(seat.cid, "you joined again from another connection")
-            by_name = self.started and not seat.holds(frame["token"])
-            if by_name:
-                # Reclaimed with the code and a name, not the seat's token: anyone who knows the
-                # name could do that, so the old token is never handed out (a fresh one is) and
-                # the whole table is told, so the host can kick an impostor.
-                seat.token = ""
+                self.uplink.kick(seat.cid, "your seat was taken back with its token",
+                                 code="replaced")
+            if token is None and self.started:  # a reclaim by name the host said yes to
+                token = new_token()
+                seat.spare.append(token)
             seat.claim(cid, None if self.started else name)
-            token, name = seat.token, seat.name
+            token, name = token or seat.token, seat.name
+            proof_key = signing.proof_key(self.uplink.host_token or "", token)
             if self.started:
                 self._save_header()
-            if by_name:
-                self._notice(f"{name} took the seat back by name, from another machine")
+            self._vouch()
         self.peers[cid] = Peer(cid, name, seat_no)
         self.uplink.post([cid], "welcome", seat=seat_no, token=token, name=name,
-                         code=self.code, engine=self.engine.id,
-                         options=self.public_options(), commitment=self.commitment)
-        if self.started:
+                         code=self.code, engine=self.engine.id, options=self.public_options(),
+                         commitment=self.commitment, proof_key=proof_key)
+        if self.session is not None:
             self._sync_peer(self.peers[cid])
         else:
             self.uplink.post([cid], "lobby", **self.lobby_state())
@@ -270,6 +335,43 @@ class NetHost:
             self._reschedule()
         if self.autostart and not self.started and not any(s.empty for s in self.seats):
             self.start()
+
+    def _ask_reclaim(self, cid: int, seat_no: int, name: str) -> None:
+        """Someone wants an away seat back by its name, without its token: only the host may
+        say yes (anyone with the code can type a name); a headless host says no."""
+        if not self.attended:
+            self.uplink.kick(cid, f"seat {seat_no + 1} ({self.seats[seat_no].name}) is kept "
+                                  "for its player: rejoin from the machine that played it "
+                                  "(it keeps the seat's token)", code="refused")
+            return
+        self._reclaims[cid] = (seat_no, name)
+        self.uplink.post([cid], "notice", text=f"asking the host to give you seat {seat_no + 1} "
+                                               "back; please wait")
+        self.audience.local({"type": "reclaim", "cid": cid, "seat": seat_no, "name": name})
+        self._spawn(self._reclaim_deadline(cid))
+
+    async def _reclaim_deadline(self, cid: int) -> None:
+        await asyncio.sleep(RECLAIM_WAIT)
+        self.answer_reclaim(cid, False)
+
+    def answer_reclaim(self, cid: int, yes: bool) -> None:
+        """The host's answer to {"type": "reclaim", "cid", ...}. A yes seats the asker with a
+        token of its own (the seat's old token stays valid: its owner can still come back)."""
+        asked = self._reclaims.pop(cid, None)
+        if asked is None:
+            return
+        seat_no, name = asked
+        seat = self.seats[seat_no]
+        if yes and seat.cid is None and seat.token and not seat.bot:
+            self._notice(f"the host gave seat {seat_no + 1} back to {name}, by name")
+            self._admit(cid, seat_no, name, None)
+        else:
+            self.uplink.kick(cid, "the host did not give you the seat back", code="refused")
+
+    def _vouch(self) -> None:
+        """Tell the relay which seat ids own a seat here: their people always get in."""
+        ids = [signing.seat_id(t) for seat in self.seats for t in seat.tokens]
+        self.uplink.vouch(ids)
 
     def _drop(self, cid: int) -> None:
         peer = self.peers.pop(cid, None)
@@ -288,6 +390,7 @@ class NetHost:
         self._presence()
         if self.over:
             return
+        self._reschedule()  # an interrupt window's countdown stops while a seat is away
         if self.takeover is None:
             self._notice(f"{seat.name} is away; the table waits for them")
         else:
@@ -327,7 +430,8 @@ class NetHost:
             self.peers.pop(seat.cid, None)
             self.uplink.kick(seat.cid, reason)
         if self.started:
-            seat.cid, seat.token, seat.bot, seat.auto = None, "", self.level, False
+            seat.forget_tokens()
+            seat.cid, seat.bot, seat.auto = None, self.level, False
             self._notice(f"{seat.name} was removed; a bot plays that seat")
             self._presence()
             self._reschedule()
@@ -366,34 +470,102 @@ class NetHost:
         self.takeover = seconds
         self._lobby_changed()
 
+    def set_hints(self, allowed: bool) -> None:
+        """Whether players may ask the expert bot for hints ("h"); off unless allowed."""
+        self.hints = bool(allowed)
+        if self.session is not None:
+            self.session.hints = self.hints
+
     # -- the game and its record ---------------------------------------------------------------
     def start(self) -> None:
-        """Deal: empty seats get bots, the seed is committed to, everyone gets a sync."""
+        """Close the lobby (empty seats get bots) and make the seed: commit to the host's
+        secret, collect the seated peers' contributions, then deal (see net.fairness). With a
+        fixed seed (`seed=`), or nobody to ask, it deals at once."""
         self._check_lobby()
         for i, seat in enumerate(self.seats):
             if seat.empty:
                 self.seats[i] = bot_seat(i, self.level)
-        seed = secrets.randbits(63) if self.seed is None else self.seed
+        self.secret = secrets.randbits(63) if self.seed is None else self.seed
         self.salt = fairness.new_salt()
-        self.commitment = fairness.commitment(seed, self.salt)
+        self.commitment = fairness.commitment(self.secret, self.salt)
+        asked = {p.seat: cid for cid, p in self.peers.items() if p.seat is not None}
+        if self.seed is not None or not asked:
+            self._deal({})
+            return
+        self._collecting = {}
+        self._presence()
+        self.uplink.post(list(asked.values()), "commit", commitment=self.commitment,
+                         seats=sorted(asked))
+        self._spawn(self._contribution_deadline(set(asked)))
+
+    def _contribute(self, peer: Peer, frame: Frame) -> None:
+        value, got = frame["value"], self._collecting
+        if got is None or peer.seat is None or peer.seat in got:
+            self._error(peer.cid, "bad_order", "no contribution is wanted now", frame["seq"])
+        elif not fairness.good_contribution(value):
+            self._error(peer.cid, "bad_field", "a contribution is 1 to 64 letters and digits",
+                        frame["seq"])
+        else:
+            got[peer.seat] = value
+            seated = {p.seat for p in self.peers.values() if p.seat is not None}
+            if seated <= set(got):
+                self._deal(got)
+
+    async def _contribution_deadline(self, asked: set[int]) -> None:
+        await asyncio.sleep(CONTRIBUTION_WAIT)
+        got = self._collecting
+        if got is not None and self.session is None:
+            missing = ", ".join(self.seats[s].name for s in sorted(asked - set(got)))
+            self._notice(f"dealing without a contribution from {missing}")
+            self._deal(got)
+
+    def _deal(self, contributions: dict[int, str]) -> None:
+        self._collecting = None
+        self.contributions = [[s, v] for s, v in sorted(contributions.items())]
+        seed = (self.seed if self.seed is not None
+                else fairness.joint_seed(self.secret, self.salt, self.contributions))
         infos = [SeatInfo(s.name, s.bot) for s in self.seats]
         self.session = HostSession(self.engine.id, infos, seed, self.options)
+        self.session.hints = self.hints
         if self.keep_record:
             self._record(self._open_record)
         table = self.session.players()
         self.uplink.post(None, "start", engine=self.engine.id, options=self.public_options(),
-                         players=table, commitment=self.commitment)
+                         players=table, commitment=self.commitment,
+                         contributions=self.contributions, fixed_seed=self.seed)
         self.audience.local({"type": "start", "engine": self.engine.id, "players": table,
-                             "commitment": self.commitment})
+                             "commitment": self.commitment, "fixed_seed": self.seed})
         self._broadcast("sync")
         self._presence()
         self._reschedule()
+
+    def reopen(self) -> None:
+        """A rematch: after a game the same room goes back to its lobby with the same seats.
+        People still here keep their seats (and tokens), bots stay, the seats of people who
+        left are free again; everyone gets the lobby, which a guest's screen offers as "stay
+        for the rematch, or leave". The next `start()` deals afresh with a new seed."""
+        if not self.over:
+            raise ValueError("the game is not over")
+        self.session = None
+        self.commitment, self.contributions, self.salt = None, [], ""
+        self._writer, self.record_path = None, None
+        self.finished = asyncio.Event()
+        for i, seat in enumerate(self.seats):
+            if seat.local or seat.bot:
+                continue
+            if seat.cid is None:
+                self.seats[i] = Seat()
+            else:
+                seat.auto = False
+        self._presence(lobby=True)
 
     def _header(self) -> dict[str, Any]:
         assert self.session is not None
         return host_record.header(self.session, {
             "code": self.code, "host_token": self.uplink.host_token, "salt": self.salt,
             "commitment": self.commitment, "tokens": [s.token for s in self.seats],
+            "spare": [s.spare for s in self.seats], "secret": self.secret,
+            "contributions": self.contributions, "fixed": self.seed is not None,
             "local": [s.local for s in self.seats], "timer": self.timer,
             "takeover": self.takeover, "level": self.level,
         })
@@ -437,6 +609,10 @@ class NetHost:
             host.session = HostSession.from_record({**header, "moves": moves})
             host.uplink.code, host.uplink.host_token = net["code"], net["host_token"]
             host.salt, host.commitment = net["salt"], net["commitment"]
+            host.secret = net.get("secret", host.session.seed)
+            host.contributions = net.get("contributions", [])
+            if net.get("fixed"):
+                host.seed = host.session.seed
             host.seats[:] = host_record.seats(header, net)
         except (KeyError, TypeError, AttributeError, IllegalMove) as exc:
             raise ValueError(f"the record {path.name} is damaged and cannot be resumed "
@@ -473,15 +649,17 @@ class NetHost:
     def _peer_move(self, peer: Peer, frame: Frame) -> None:
         seat = frame["seat"]
         if peer.seat is None:
-            self._error(peer.cid, "spectator", "spectators watch; they cannot move")
+            self._error(peer.cid, "spectator", "spectators watch; they cannot move",
+                        frame["seq"])
             return
         if seat != peer.seat:
             self._error(peer.cid, "forged_seat",
-                        f"you sit in seat {peer.seat}, not seat {seat}; move refused")
+                        f"you sit in seat {peer.seat}, not seat {seat}; move refused",
+                        frame["seq"])
             return
         problem = self._try_move(seat, frame["move"], frame["state_no"])
         if problem is not None:
-            self._error(peer.cid, *problem)
+            self._error(peer.cid, *problem, seq=frame["seq"])
             if problem[0] == "stale":
                 self._sync_peer(peer)
 
@@ -494,7 +672,10 @@ class NetHost:
             return ("over", "the game is over")
         if not is_plain(move) or not isinstance(move.get("type"), str):
             return ("bad_move", "a move is a map with a 'type' and plain values")
-        if state_no != session.state_no:
+        if state_no != session.state_no and not session.windows.same_window(state_no):
+            if (late := session.windows.too_late(state_no)) is not None:
+                return ("late", late)  # an answer to an interrupt window that has closed
+            # an old view, or one from the future: both stale
             return ("stale", f"the table moved on (your view was state {state_no}, it is at "
                              f"{session.state_no}); here is the current table")
         if seat not in self.engine.to_act(session.state):
@@ -563,7 +744,9 @@ class NetHost:
         message = table_message(session, seat, kind, events)
         message["players"] = players(self.seats)
         message["reveal"] = (
-            {"seed": session.seed, "salt": self.salt, "record": session.record()}
+            {"secret": self.secret, "salt": self.salt, "seed": session.seed,
+             "contributions": self.contributions, "fixed": self.seed is not None,
+             "record": session.record()}
             if session.over else None
         )
         return message

@@ -58,6 +58,8 @@ def seats(head: dict[str, Any], net: dict[str, Any]) -> list[Seat]:
     """The seats as they were, with their tokens, nobody connected yet."""
     local = net.get("local") or []
     tokens = net.get("tokens") or [""] * len(head["players"])
+    spare = net.get("spare") or [[] for _ in head["players"]]
     return [Seat(name=player["name"], bot=player["bot"], token=token or "",
+                 spare=[str(t) for t in spare[i]] if i < len(spare) else [],
                  local=bool(local[i]) if i < len(local) else False)
             for i, (player, token) in enumerate(zip(head["players"], tokens, strict=True))]

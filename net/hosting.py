@@ -4,7 +4,11 @@ headless host and the host's screens, so both open rooms the same way."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+import os
+import signal
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,6 +19,14 @@ from net.relay import Relay
 
 log = logging.getLogger("tabletop.hosting")
 
+# The relay a table's own players use unless they name another: set by the SSH server
+# (net.sshd) for its sessions, so rooms opened over SSH live on the relay it runs.
+TABLE_RELAY_ENV = "TABLETOP_TUI_SERVER"
+
+
+def table_relay() -> str | None:
+    return os.environ.get(TABLE_RELAY_ENV) or None
+
 
 @dataclass
 class HostPlan:
@@ -23,7 +35,7 @@ class HostPlan:
     game: str | None
     seats: int
     options: dict[str, Any] = field(default_factory=dict)
-    server: str | None = None
+    server: str | None = field(default_factory=table_relay)
     lan: bool = False
     port: int = discovery.DEFAULT_PORT
     resume: bool = False
@@ -57,6 +69,7 @@ class Room:
 
     async def announce(self, lan: bool, say: Callable[[str], None]) -> None:
         discovery.publish(self.host.code, self.url)
+        self._clean_up_on_signals()
         if lan and self.relay is not None:
             self._advertiser = discovery.Advertiser()
             try:
@@ -65,7 +78,26 @@ class Room:
                 say(f"cannot advertise on the LAN ({exc}); peers can use --server")
                 self._advertiser = None
 
+    def _clean_up_on_signals(self) -> None:
+        """SIGTERM or SIGHUP (a closed terminal) end the host as before, but first take the
+        room off the rooms directory: nobody should be sent to a relay that is gone. The game
+        record stays, so `host --resume` still works."""
+        loop = asyncio.get_running_loop()
+
+        def ended(sig: signal.Signals) -> None:
+            discovery.unpublish(self.host.code)
+            signal.signal(sig, signal.SIG_DFL)
+            os.kill(os.getpid(), sig)
+
+        for sig in (signal.SIGTERM, signal.SIGHUP):
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.add_signal_handler(sig, ended, sig)
+
     async def close(self) -> None:
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGHUP):
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.remove_signal_handler(sig)
         discovery.unpublish(self.host.code)
         if self._advertiser is not None:
             await self._advertiser.stop()

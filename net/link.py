@@ -13,6 +13,7 @@ Messages a listener receives (all msgpack-safe):
   {"type": "error",  "seat", "message"}      a move was refused; nothing changed
   {"type": "chat",   "name", "text"}
   {"type": "presence", "players"}            who sits where and who is connected
+"sync" and "update" also carry "clock": None, or an open interrupt window's countdown.
 "result" is None until the game is over, then the engine's result (plus "verified" on the
 network: whether the revealed seed replays to the same game).
 """
@@ -26,6 +27,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engines.base import IllegalMove, Move
+from net import windows
 from net.session import HostSession, StaleMove
 
 Message = dict[str, Any]
@@ -73,6 +75,7 @@ def table_message(
     else:
         message["events"] = list(events or [])
     message["result"] = session.result() if session.over else None
+    message["clock"] = session.windows.public(fresh=kind == "sync")  # an open window's countdown
     return message
 
 
@@ -85,6 +88,7 @@ class LocalLink(TableLink):
         self.seats = list(seats)
         self.bot_delay = bot_delay
         self._bots: asyncio.Task[None] | None = None
+        windows.seat_keyboard(session, self.seats)
 
     def _watchers(self) -> list[int | None]:
         return list(self.seats) if self.seats else [None]
@@ -125,15 +129,16 @@ class LocalLink(TableLink):
             self.emit(table_message(self.session, seat, "update", events))
 
     def _wake_bots(self) -> None:
-        if self._bots is None or self._bots.done():
-            self._bots = asyncio.get_running_loop().create_task(self._play_bots())
+        # Plan afresh after every person's move: a wait planned before it (a bot's pause, an
+        # interrupt window's countdown) may no longer be due.
+        if self._bots is not None:
+            self._bots.cancel()
+        self._bots = asyncio.get_running_loop().create_task(self._play_bots())
 
     async def _play_bots(self) -> None:
-        """Bots move one at a time, paced so people can follow what they did."""
-        while (pending := self.session.pending_bot()) is not None:
-            state_no = self.session.state_no
-            await asyncio.sleep(self.bot_delay)
-            if self.session.state_no != state_no:
-                continue  # a person moved meanwhile; ask the bots again
+        """Bots move one at a time, paced so people can follow what they did; in an interrupt
+        window they answer at once, and its countdown lets it go for silent people
+        (net.windows)."""
+        while (pending := await windows.next_local(self.session, self.bot_delay)) is not None:
             events = self.session.submit(*pending)
             self._broadcast(events)

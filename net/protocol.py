@@ -13,7 +13,9 @@ from typing import Any
 
 import msgpack
 
-VERSION = 1
+# 2: seat tokens travel only after the host's proof ("proof", "claim"), joint seeds
+# ("commit", "contribute"), signed host tokens ("seats"), errors name the refused frame's seq.
+VERSION = 2
 # Largest frame a relay accepts from a connection (bytes); views and records fit easily.
 MAX_FRAME = 64 * 1024
 # The websocket layer's own ceiling: frames between MAX_FRAME and this get a readable error
@@ -89,7 +91,11 @@ INT, STR, BOOL, MAP, LIST, BIN = (int,), (str,), (bool,), (dict,), (list,), (byt
 # Frames a peer (a joining player or spectator) sends. The relay forwards all but "join" to
 # the room's host unchanged.
 PEER_FRAMES: dict[str, dict[str, tuple[type, ...]]] = {
-    "join": {"seq": INT, "code": STR, "name": STR, "token": (str, OPT), "watch": BOOL},
+    "join": {"seq": INT, "code": STR, "name": STR, "watch": BOOL, "seat_id": (str, OPT),
+             "nonce": (str, OPT)},
+    "claim": {"seq": INT, "token": STR},
+    "rejoin": {"seq": INT, "seat_id": (str, OPT), "nonce": (str, OPT)},
+    "contribute": {"seq": INT, "value": STR},
     "move": {"seq": INT, "seat": INT, "state_no": INT, "move": MAP},
     "chat": {"seq": INT, "text": STR},
     "sync": {"seq": INT},
@@ -100,7 +106,8 @@ PEER_FRAMES: dict[str, dict[str, tuple[type, ...]]] = {
 HOST_FRAMES: dict[str, dict[str, tuple[type, ...]]] = {
     "open": {"seq": INT, "code": (str, OPT), "host_token": (str, OPT)},
     "send": {"seq": INT, "items": LIST},
-    "kick": {"seq": INT, "cid": INT, "reason": STR},
+    "seats": {"seq": INT, "ids": LIST},
+    "kick": {"seq": INT, "cid": INT, "reason": STR, "code": (str, OPT)},
     "close": {"seq": INT, "reason": STR},
 }
 
@@ -108,11 +115,14 @@ HOST_FRAMES: dict[str, dict[str, tuple[type, ...]]] = {
 HOST_TO_PEER: dict[str, dict[str, tuple[type, ...]]] = {
     "welcome": {
         "seat": (int, OPT), "token": STR, "name": STR, "code": STR, "engine": STR,
-        "options": MAP, "commitment": (str, OPT),
+        "options": MAP, "commitment": (str, OPT), "proof_key": (str, OPT),
     },
+    "proof": {"proof": STR},
+    "commit": {"commitment": STR, "seats": LIST},
     "lobby": {"engine": STR, "options": MAP, "seats": LIST, "timer": (int, float, OPT),
               "takeover": (int, float, OPT)},
-    "start": {"engine": STR, "options": MAP, "players": LIST, "commitment": STR},
+    "start": {"engine": STR, "options": MAP, "players": LIST, "commitment": STR,
+              "contributions": LIST, "fixed_seed": (int, OPT)},
     "sync": {"seat": (int, OPT), "state_no": INT, "view": MAP, "legal": LIST, "players": LIST,
              "log": LIST, "result": (dict, OPT), "reveal": (dict, OPT)},
     "update": {"seat": (int, OPT), "state_no": INT, "view": MAP, "legal": LIST,
@@ -120,7 +130,7 @@ HOST_TO_PEER: dict[str, dict[str, tuple[type, ...]]] = {
     "presence": {"players": LIST, "spectators": INT},
     "chat": {"name": STR, "text": STR, "seat": (int, OPT)},
     "notice": {"text": STR},
-    "error": {"code": STR, "message": STR},
+    "error": {"code": STR, "message": STR, "seq": (int, OPT)},
     "echo": {"data": (bytes, str, int, OPT)},
 }
 
@@ -131,7 +141,7 @@ RELAY_FRAMES: dict[str, dict[str, tuple[type, ...]]] = {
     "left": {"cid": INT},
     "host_gone": {},
     "host_back": {},
-    "error": {"code": STR, "message": STR, "fatal": BOOL},
+    "error": {"code": STR, "message": STR, "fatal": BOOL, "seq": (int, OPT)},
 }
 
 

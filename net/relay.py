@@ -7,7 +7,14 @@ connection). The host answers with "send" frames naming the connections to deliv
 the relay forwards those bytes untouched. Never decoding the host's payloads keeps the relay
 cheap and keeps it out of the rules entirely: a move means nothing here.
 
-Limits live in `Limits` so tests can tighten them; docs/protocol.md lists the defaults.
+Delivery never waits for a receiver: frames are written with `websockets.broadcast` (no
+backpressure), a peer whose unsent bytes pile up past a cap is cut as too slow, and closing a
+connection runs in its own task. So one slow, flooding or half-closed connection can delay
+nobody else's frames. Room codes belong to their hosts through signed host tokens (see
+net.signing), so a restarted relay hands a known code to nobody but its host.
+
+Limits live in `net.relay_limits.Limits` so tests can tighten them; docs/protocol.md lists
+the defaults.
 """
 
 from __future__ import annotations
@@ -15,21 +22,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import secrets
 import sys
 import time
-from collections import deque
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.asyncio.server import Server, ServerConnection, broadcast, serve
 from websockets.exceptions import ConnectionClosed
+from websockets.protocol import State
 
-from net import codes
+from net import codes, signing
 from net.protocol import (
     HOST_FRAMES,
-    MAX_FRAME,
     PEER_FRAMES,
     WS_MAX_SIZE,
     Frame,
@@ -37,78 +42,27 @@ from net.protocol import (
     check,
     decode,
     encode,
+    unpack,
 )
+from net.relay_limits import Limits, WrongCodeGuard
+
+__all__ = ["Limits", "Relay", "serve_forever"]
 
 log = logging.getLogger("tabletop.relay")
 
-
-@dataclass
-class Limits:
-    max_frame: int = MAX_FRAME  # bytes per frame from a peer
-    host_max_frame: int = 4 * MAX_FRAME  # a host's "send" may batch several views
-    rate: float = 50.0  # frames per second a peer may send, sustained
-    burst: float = 100.0  # ... and in a burst
-    host_rate: float = 5000.0
-    host_burst: float = 10000.0
-    flood_close: int = 200  # frames dropped in a row before the connection is closed
-    room_size: int = 16  # connections per room besides the host (players and spectators)
-    max_rooms: int = 10000
-    hello_timeout: float = 10.0  # seconds to send "open" or "join" after connecting
-    idle_timeout: float = 3600.0  # seconds without a frame before a connection is closed
-    room_grace: float = 900.0  # seconds a room waits for its host to come back
-    ping_interval: float | None = 20.0
-    ping_timeout: float | None = 20.0
-    sweep_every: float = 5.0
-    wrong_code_free: int = 5  # wrong codes per address per window before slowing down
-    wrong_code_window: float = 60.0
-    wrong_code_delay: float = 0.5  # first delay; doubles with every further wrong code
-    wrong_code_max_delay: float = 10.0
-
-
-class WrongCodeGuard:
-    """Slows down addresses that keep trying codes: after a few misses every further join
-    from that address waits, doubling each time, so guessing 40-bit codes is hopeless."""
-
-    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
-        self.limits = limits
-        self.clock = clock
-        self._misses: dict[str, deque[float]] = {}
-
-    def _recent(self, addr: str) -> int:
-        misses = self._misses.get(addr)
-        if not misses:
-            return 0
-        horizon = self.clock() - self.limits.wrong_code_window
-        while misses and misses[0] < horizon:
-            misses.popleft()
-        if not misses:
-            del self._misses[addr]
-            return 0
-        return len(misses)
-
-    def delay(self, addr: str) -> float:
-        over = self._recent(addr) - self.limits.wrong_code_free
-        if over < 0:
-            return 0.0
-        return min(self.limits.wrong_code_max_delay, self.limits.wrong_code_delay * 2**over)
-
-    def miss(self, addr: str) -> None:
-        self._misses.setdefault(addr, deque()).append(self.clock())
-
-    def prune(self) -> None:
-        for addr in list(self._misses):
-            self._recent(addr)
+# Error codes a host may close one of its peers with (docs/protocol.md, "Errors").
+KICK_CODES = frozenset({"kicked", "table_full", "refused", "replaced"})
 
 
 class Conn:
     """One websocket connection: its rate bucket, sequence and room membership."""
 
     __slots__ = (
-        "addr", "burst", "cid", "dropped", "join_data", "last_seen", "rate", "room", "seq",
-        "stamp", "tokens", "warned", "ws",
+        "addr", "buffer", "burst", "cid", "dropped", "fatal", "join_data", "last_seen", "probing",
+        "rate", "room", "seq", "stamp", "tokens", "watch", "ws",
     )
 
-    def __init__(self, ws: ServerConnection, rate: float, burst: float) -> None:
+    def __init__(self, ws: ServerConnection, rate: float, burst: float, buffer: int) -> None:
         self.ws = ws
         remote = ws.remote_address
         self.addr = str(remote[0]) if remote else "?"
@@ -116,11 +70,14 @@ class Conn:
         self.cid = -1
         self.seq = -1
         self.rate, self.burst = rate, burst
+        self.buffer = buffer
         self.tokens = burst
         self.stamp = self.last_seen = time.monotonic()
         self.dropped = 0
-        self.warned = 0.0
         self.join_data = b""
+        self.watch = False
+        self.probing = False
+        self.fatal = ""  # why it is being closed, once it is
 
     def take_token(self) -> bool:
         now = time.monotonic()
@@ -134,40 +91,43 @@ class Conn:
         self.dropped = 0
         return True
 
+    def wait_for_token(self) -> float:
+        return max(0.0, (1.0 - self.tokens) / self.rate)
+
 
 @dataclass
 class Room:
     code: str
     host_token: str
+    owner: str  # the address that opened it
     host: Conn | None = None
     members: dict[int, Conn] = field(default_factory=dict)
     next_cid: int = 1
     host_gone_at: float = 0.0
+    used: bool = False  # someone joined it
+    last_active: float = field(default_factory=time.monotonic)
+    seat_ids: frozenset[str] = frozenset()  # seat owners the host vouched for
 
-
-async def _send(conn: Conn, data: bytes) -> None:
-    with contextlib.suppress(ConnectionClosed):
-        await conn.ws.send(data)
-
-
-async def _fail(conn: Conn, code: str, message: str, **extra: Any) -> None:
-    """A fatal error: tell the connection why, then close it."""
-    await _send(conn, encode("error", code=code, message=message, fatal=True, **extra))
-    with contextlib.suppress(ConnectionClosed):
-        await conn.ws.close(1008, message[:120])
+    def counts(self) -> tuple[int, int]:
+        """(connections that asked for a seat, spectators) in the room now."""
+        watchers = sum(1 for m in self.members.values() if m.watch)
+        return len(self.members) - watchers, watchers
 
 
 class Relay:
     """A websocket relay. `start()` binds (127.0.0.1 unless told otherwise), `stop()` ends."""
 
-    def __init__(self, limits: Limits | None = None) -> None:
+    def __init__(self, limits: Limits | None = None, secret: bytes | None = None) -> None:
         self.limits = limits or Limits()
+        self.secret = secret or signing.relay_secret()
         self.rooms: dict[str, Room] = {}
+        self.by_addr: dict[str, set[str]] = {}
         self.conns: set[Conn] = set()
         self.guard = WrongCodeGuard(self.limits)
         self.forwarded = 0  # frames delivered to a connection, for benchmarks
         self._server: Server | None = None
         self._sweeper: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
         self.host = "127.0.0.1"
         self.port = 0
 
@@ -187,7 +147,7 @@ class Relay:
             ping_timeout=self.limits.ping_timeout,
             compression=None,
             write_limit=256 * 1024,
-            close_timeout=2,
+            close_timeout=self.limits.close_timeout,
         )
         self.host = host
         self.port = next(iter(self._server.sockets)).getsockname()[1]
@@ -204,16 +164,60 @@ class Relay:
             self._server.close()
             await self._server.wait_closed()
             self._server = None
+        for task in list(self._tasks):
+            task.cancel()
+
+    # -- writing: never waits for the receiver ------------------------------------------------
+    def _push(self, targets: Iterable[Conn], data: bytes) -> None:
+        """Queue `data` for every open connection in `targets`; one whose backlog is over its
+        cap is cut instead (a peer that stops reading must not grow the relay without end)."""
+        ready = []
+        for conn in targets:
+            ws = conn.ws
+            if ws.protocol.state is not State.OPEN:
+                continue
+            if ws.transport.get_write_buffer_size() > conn.buffer:
+                self._cut(conn, "slow", "too slow: frames piled up unread; connection closed")
+                continue
+            ready.append(ws)
+        if ready:
+            broadcast(ready, data)
+            self.forwarded += len(ready)
+
+    def _tell(self, conn: Conn, t: str, **fields: Any) -> None:
+        self._push((conn,), encode(t, **fields))
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _cut(self, conn: Conn, code: str, message: str, **extra: Any) -> None:
+        """A fatal error for `conn`: it is told why and taken out of its room at once; the
+        closing handshake runs in its own task, so nobody waits for it."""
+        if conn.fatal:
+            return
+        conn.fatal = message
+        self._push((conn,), encode("error", code=code, message=message, fatal=True, **extra))
+        room = conn.room
+        if room is not None and room.members.get(conn.cid) is conn:
+            self._leave(room, conn)
+        self._spawn(self._close(conn, message))
+
+    @staticmethod
+    async def _close(conn: Conn, message: str) -> None:
+        with contextlib.suppress(ConnectionClosed, OSError):
+            await conn.ws.close(1008, message[:120])
 
     # -- connections ------------------------------------------------------------------------
     async def _handle(self, ws: ServerConnection) -> None:
-        conn = Conn(ws, self.limits.rate, self.limits.burst)
+        conn = Conn(ws, self.limits.rate, self.limits.burst, self.limits.peer_buffer)
         self.conns.add(conn)
         try:
             try:
                 raw = await asyncio.wait_for(ws.recv(), self.limits.hello_timeout)
             except TimeoutError:
-                await _fail(conn, "timeout", "no 'open' or 'join' frame in time")
+                self._cut(conn, "timeout", "no 'open' or 'join' frame in time")
                 return
             try:
                 frame = decode(raw, self.limits.max_frame)
@@ -226,7 +230,7 @@ class Relay:
                         "unknown_type", "the first frame must be 'open' (host) or 'join' (peer)"
                     )
             except ProtocolError as exc:
-                await _fail(conn, exc.code, exc.message)
+                self._cut(conn, exc.code, exc.message, seq=_seq_of(raw))
                 return
             conn.seq = frame["seq"]
             if frame["t"] == "open":
@@ -238,6 +242,8 @@ class Relay:
             pass
         finally:
             self.conns.discard(conn)
+            if conn.fatal:  # close with 1008 before the server's own close says 1000
+                await self._close(conn, conn.fatal)
 
     def _accept(self, conn: Conn, raw: bytes | str, table: dict[str, Any], max_frame: int) -> Frame:
         """Decode and check one frame after the first; ProtocolError says what is wrong."""
@@ -253,156 +259,207 @@ class Relay:
     async def _paced(self, conn: Conn) -> AsyncIterator[bytes | str]:
         """The connection's frames, less those over its rate; ends when it floods."""
         async for raw in conn.ws:
-            if await self._over_rate(conn):
-                if conn.dropped >= self.limits.flood_close:
-                    return
+            if conn.take_token():
+                yield raw
                 continue
-            yield raw
+            if conn.dropped >= self.limits.flood_close:
+                self._cut(conn, "flood", "too many frames: connection closed")
+                return
+            # Every dropped frame is answered (with its seq), so a client can send it again
+            # once `retry_after` has passed: a dropped move must never hang a game.
+            message = f"rate limit: at most {conn.rate:g} frames a second; frame dropped"
+            self._tell(conn, "error", code="rate_limit", message=message, fatal=False,
+                       seq=_seq_of(raw), retry_after=round(conn.wait_for_token(), 3))
 
-    async def _over_rate(self, conn: Conn) -> bool:
-        """True (and the sender told, at most once a second) if `conn` is over its rate."""
-        if conn.take_token():
-            return False
-        if conn.dropped >= self.limits.flood_close:
-            await _fail(conn, "flood", "too many frames: connection closed")
-            return True
-        now = time.monotonic()
-        if now - conn.warned >= 1.0:
-            conn.warned = now
-            message = f"rate limit: at most {self.limits.rate:g} frames a second; frames dropped"
-            await _send(conn, encode("error", code="rate_limit", message=message, fatal=False))
-        return True
+    def _refuse(self, conn: Conn, exc: ProtocolError, raw: bytes | str) -> None:
+        self._tell(conn, "error", code=exc.code, message=exc.message, fatal=False,
+                   seq=_seq_of(raw))
 
     # -- hosts ------------------------------------------------------------------------------
     async def _host(self, conn: Conn, frame: Frame) -> None:
         conn.rate, conn.burst = self.limits.host_rate, self.limits.host_burst
-        conn.tokens = conn.burst
-        room = await self._open_room(conn, frame)
+        conn.tokens, conn.buffer = conn.burst, self.limits.host_buffer
+        room = self._open_room(conn, frame)
         if room is None:
             return
         peers = [{"cid": cid, "data": m.join_data} for cid, m in room.members.items()]
-        await _send(conn, encode("opened", code=room.code, host_token=room.host_token,
-                                 peers=peers))
+        self._tell(conn, "opened", code=room.code, host_token=room.host_token, peers=peers)
         if peers:
-            back = encode("host_back")
-            for member in list(room.members.values()):
-                await _send(member, back)
+            self._push(room.members.values(), encode("host_back"))
         try:
             async for raw in self._paced(conn):
                 try:
                     frame = self._accept(conn, raw, HOST_FRAMES, self.limits.host_max_frame)
-                    if frame["t"] == "send":
-                        await self._deliver(room, frame["items"])
-                    elif frame["t"] == "kick":
-                        member = room.members.get(frame["cid"])
-                        if member is not None:
-                            await _fail(member, "kicked", frame["reason"] or "the host kicked you")
-                    elif frame["t"] == "close":
-                        await self._close_room(room, frame["reason"] or "the host closed the room")
+                    if room.host is not conn:
+                        return  # replaced by a newer connection of the same host
+                    room.last_active = time.monotonic()
+                    t = frame["t"]
+                    if t == "send":
+                        self._deliver(room, frame["items"])
+                    elif t == "seats":
+                        ids = frame["ids"]
+                        if len(ids) > 256 or not all(isinstance(i, str) for i in ids):
+                            raise ProtocolError("bad_field", "'ids' must be at most 256 str")
+                        room.seat_ids = frozenset(ids)
+                    elif t == "kick":
+                        self._kick(room, frame)
+                    elif t == "close":
+                        self._close_room(room, "room_closed",
+                                         frame["reason"] or "the host closed the room")
                         return
                     else:
                         raise ProtocolError("unknown_type", f"a host cannot send {frame['t']!r}")
                 except ProtocolError as exc:
-                    await _send(conn, encode("error", code=exc.code, message=exc.message,
-                                             fatal=False))
+                    self._refuse(conn, exc, raw)
         finally:
             if room.host is conn:
                 room.host = None
                 room.host_gone_at = time.monotonic()
-                gone = encode("host_gone")
-                for member in list(room.members.values()):
-                    await _send(member, gone)
+                self._push(room.members.values(), encode("host_gone"))
 
-    async def _open_room(self, conn: Conn, frame: Frame) -> Room | None:
+    def _kick(self, room: Room, frame: Frame) -> None:
+        code = frame.get("code") or "kicked"
+        if code not in KICK_CODES:
+            raise ProtocolError("bad_field", f"'code' must be one of {', '.join(KICK_CODES)}")
+        member = room.members.get(frame["cid"])
+        if member is not None:
+            self._cut(member, code, frame["reason"] or "the host closed your connection")
+
+    def _open_room(self, conn: Conn, frame: Frame) -> Room | None:
         wanted, token = frame.get("code"), frame.get("host_token")
         if wanted is None:
-            if len(self.rooms) >= self.limits.max_rooms:
-                await _fail(conn, "busy", "this relay has no room for more rooms; try later")
+            if not self._room_for(conn):
                 return None
             code = codes.new_code()
             while code in self.rooms:
                 code = codes.new_code()
-            room = self.rooms[code] = Room(code, secrets.token_urlsafe(18))
+            room = self._new_room(code, conn.addr)
         else:
             try:
                 code = codes.normalise(wanted)
             except codes.BadCode as exc:
-                await _fail(conn, "bad_code", str(exc))
+                self._cut(conn, "bad_code", str(exc))
+                return None
+            if not signing.owns(self.secret, code, token):
+                self._cut(conn, "code_taken",
+                          "that code belongs to another host: reopening a room needs its host "
+                          "token, and a new room gets a new code")
                 return None
             room = self.rooms.get(code)
-            if room is None:
-                # Reopening after a restart of the relay (a resumed host brings its token).
-                room = self.rooms[code] = Room(code, token or secrets.token_urlsafe(18))
-            elif token != room.host_token:
-                await _fail(conn, "code_taken", "that room belongs to another host")
-                return None
+            if room is None:  # reopened after a relay restart: the signed token still holds
+                if not self._room_for(conn):
+                    return None
+                room = self._new_room(code, conn.addr)
+                room.used = True
             elif room.host is not None:
-                await _fail(room.host, "replaced", "the host reconnected elsewhere")
+                self._cut(room.host, "replaced", "the host reconnected elsewhere")
         room.host = conn
         conn.room = room
-        log.info("room %s opened by %s", code, conn.addr)
+        log.info("room %s opened by %s", signing.log_name(code), conn.addr)
         return room
 
-    async def _deliver(self, room: Room, items: list[Any]) -> None:
+    def _new_room(self, code: str, addr: str) -> Room:
+        room = self.rooms[code] = Room(code, signing.host_token(self.secret, code), addr)
+        self.by_addr.setdefault(addr, set()).add(code)
+        return room
+
+    def _room_for(self, conn: Conn) -> bool:
+        """Whether `conn` may open one more room: under its address's cap, and under the
+        global cap once the heaviest address gave up its oldest idle room."""
+        mine = len(self.by_addr.get(conn.addr, ()))
+        if mine >= self.limits.rooms_per_address:
+            self._cut(conn, "busy", f"this address has {mine} rooms open, the most it may; "
+                                    "close one first")
+            return False
+        if len(self.rooms) >= self.limits.max_rooms and not self._evict():
+            self._cut(conn, "busy", "this relay has no room for more rooms; try later")
+            return False
+        return True
+
+    def _evict(self) -> bool:
+        """Close the least recently active room of the address holding the most rooms."""
+        if not self.by_addr:
+            return False
+        heaviest = max(self.by_addr.values(), key=len)
+        room = min((self.rooms[c] for c in heaviest), key=lambda r: r.last_active)
+        self._close_room(room, "evicted", "the relay was full and this room was idle")
+        return True
+
+    def _deliver(self, room: Room, items: list[Any]) -> None:
         for item in items:
             if not (isinstance(item, dict) and isinstance(item.get("data"), bytes)):
                 raise ProtocolError("bad_field", "each 'send' item must be {to, data: bin}")
             to, data = item.get("to"), item["data"]
             if to is None:
-                targets = list(room.members.values())
+                self._push(list(room.members.values()), data)
             elif isinstance(to, list) and all(type(c) is int for c in to):
-                targets = [m for c in to if (m := room.members.get(c)) is not None]
+                self._push([m for c in to if (m := room.members.get(c)) is not None], data)
             else:
                 raise ProtocolError("bad_field", "'to' must be a list of connection ids or nil")
-            for member in targets:
-                await _send(member, data)
-            self.forwarded += len(targets)
 
-    async def _close_room(self, room: Room, reason: str) -> None:
+    def _close_room(self, room: Room, code: str, reason: str) -> None:
         for member in list(room.members.values()):
-            await _fail(member, "room_closed", reason)
+            self._cut(member, "room_closed", reason)
+        if room.host is not None:
+            host, room.host = room.host, None
+            if code != "room_closed":
+                self._cut(host, code, reason)
         if self.rooms.get(room.code) is room:
             del self.rooms[room.code]
-        log.info("room %s closed: %s", room.code, reason)
+            owned = self.by_addr.get(room.owner)
+            if owned is not None:
+                owned.discard(room.code)
+                if not owned:
+                    del self.by_addr[room.owner]
+        log.info("room %s closed: %s", signing.log_name(room.code), reason)
 
     # -- peers ------------------------------------------------------------------------------
     async def _peer(self, conn: Conn, frame: Frame, raw: bytes) -> None:
-        delay = self.guard.delay(conn.addr)
-        if delay:
-            await asyncio.sleep(delay)
         try:
             code = codes.normalise(frame["code"])
+            room = self.rooms.get(code)
         except codes.BadCode as exc:
-            self.guard.miss(conn.addr)
-            await _fail(conn, "bad_code", str(exc), retry_after=self.guard.delay(conn.addr))
-            return
-        room = self.rooms.get(code)
-        if room is None:
-            self.guard.miss(conn.addr)
+            code, room, message = "", None, str(exc)
+        else:
             message = f"no room {codes.display(code)} here: the code is wrong or has expired"
-            await _fail(conn, "no_room", message, retry_after=self.guard.delay(conn.addr))
+        if room is None:
+            await asyncio.sleep(self.guard.miss(conn.addr))
+            error = "no_room" if code else "bad_code"
+            self._cut(conn, error, message, retry_after=self.guard.delay(conn.addr))
             return
-        if len(room.members) >= self.limits.room_size:
-            await _fail(conn, "room_full", f"room {codes.display(code)} is full")
+        conn.watch = frame["watch"]
+        owner = frame.get("seat_id") in room.seat_ids
+        seated, watching = room.counts()
+        if not owner and (watching >= self.limits.spectators if conn.watch
+                          else seated >= self.limits.players):
+            who = "spectators" if conn.watch else "players"
+            self._cut(conn, "room_full", f"room {codes.display(code)} has no room for more {who}")
             return
         conn.cid = room.next_cid
         room.next_cid += 1
+        room.used = True
         conn.room = room
         conn.join_data = raw
         room.members[conn.cid] = conn
         try:
             if room.host is not None:
-                await _send(room.host, encode("from", cid=conn.cid, data=raw))
+                self._tell(room.host, "from", cid=conn.cid, data=raw)
             else:
-                await _send(conn, encode("host_gone"))
+                self._tell(conn, "host_gone")
             await self._peer_frames(conn, room)
         finally:
-            room.members.pop(conn.cid, None)
-            if room.host is not None:
-                await _send(room.host, encode("left", cid=conn.cid))
+            if room.members.get(conn.cid) is conn:
+                self._leave(room, conn)
+
+    def _leave(self, room: Room, conn: Conn) -> None:
+        del room.members[conn.cid]
+        if room.host is not None:
+            self._tell(room.host, "left", cid=conn.cid)
 
     async def _peer_frames(self, conn: Conn, room: Room) -> None:
         async for raw in self._paced(conn):
+            if room.members.get(conn.cid) is not conn:
+                return  # cut meanwhile
             try:
                 frame = self._accept(conn, raw, PEER_FRAMES, self.limits.max_frame)
                 if frame["t"] == "join":
@@ -411,12 +468,11 @@ class Relay:
                 if host is None:
                     raise ProtocolError("host_away", "the host is away; frame not delivered")
             except ProtocolError as exc:
-                await _send(conn, encode("error", code=exc.code, message=exc.message,
-                                         fatal=False))
+                self._refuse(conn, exc, raw)
                 continue
             assert isinstance(raw, bytes)
-            await _send(host, encode("from", cid=conn.cid, data=raw))
-            self.forwarded += 1
+            room.last_active = conn.last_seen
+            self._tell(host, "from", cid=conn.cid, data=raw)
 
     # -- housekeeping -----------------------------------------------------------------------
     async def _sweep(self) -> None:
@@ -425,12 +481,40 @@ class Relay:
             await asyncio.sleep(self.limits.sweep_every)
             now = time.monotonic()
             for conn in list(self.conns):
-                if now - conn.last_seen > self.limits.idle_timeout:
-                    await _fail(conn, "idle", "closed after a long time without frames")
+                if now - conn.last_seen > self.limits.idle_timeout and not conn.probing:
+                    conn.probing = True
+                    self._spawn(self._probe(conn))
             for room in list(self.rooms.values()):
-                if room.host is None and now - room.host_gone_at > self.limits.room_grace:
-                    await self._close_room(room, "the host did not come back")
+                if room.host is None:
+                    grace = self.limits.room_grace if room.used else self.limits.unused_grace
+                    if now - room.host_gone_at > grace:
+                        self._close_room(room, "room_closed", "the host did not come back")
             self.guard.prune()
+
+    async def _probe(self, conn: Conn) -> None:
+        """A connection silent for the idle time: a listener that still answers pings (a
+        spectator following a long game) stays; one that does not is closed."""
+        try:
+            pong = await conn.ws.ping()
+            await asyncio.wait_for(pong, self.limits.ping_timeout or 20.0)
+        except (ConnectionClosed, TimeoutError, OSError):
+            self._cut(conn, "idle", "closed after a long time without frames")
+            return
+        finally:
+            conn.probing = False
+        conn.last_seen = time.monotonic()
+
+
+def _seq_of(raw: bytes | str) -> int | None:
+    """The `seq` of a frame, if it has a readable one: errors name the frame they refuse."""
+    if isinstance(raw, str):
+        return None
+    try:
+        frame = unpack(raw)
+    except ProtocolError:
+        return None
+    seq = frame.get("seq") if isinstance(frame, dict) else None
+    return seq if type(seq) is int else None
 
 
 def serve_forever(host: str = "127.0.0.1", port: int = 8765) -> None:

@@ -1,16 +1,17 @@
 """Who sits where at a hosted table, and who may claim a seat.
 
 A person's claim to a seat is a secret token the host hands out on their first join: coming
-back with it (or, once the game runs, with the same name to a seat whose person is away) gives
-the seat back, so a dropped connection or a restarted terminal does not cost anybody their
-hand. These rules live here, apart from the host's networking, so they can be read and tested
-in one place.
+back with it gives the seat back, from whoever plays it now, so a dropped connection or a
+restarted terminal does not cost anybody their hand. A name alone is no claim: anyone with the
+code can type a name, so taking an away seat back by name needs the host's yes (and then earns
+a token of its own; the old one stays valid). These rules live here, apart from the host's
+networking, so they can be read and tested in one place.
 """
 
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 
@@ -30,6 +31,7 @@ class Seat:
     name: str = ""
     bot: str | None = None  # bot level for a bot seat
     token: str = ""  # proves a person's claim to the seat when they come back
+    spare: list[str] = field(default_factory=list)  # tokens handed out on reclaims by name
     cid: int | None = None  # the relay connection playing it now
     local: bool = False  # played at the host's own terminal
     auto: bool = False  # a bot plays it while its person is away
@@ -47,9 +49,16 @@ class Seat:
         return {"name": self.name, "bot": self.bot, "kind": kind,
                 "connected": self.connected, "auto": self.auto}
 
+    @property
+    def tokens(self) -> list[str]:
+        return [t for t in (self.token, *self.spare) if t]
+
     def holds(self, token: str | None) -> bool:
-        """Whether `token` is this seat's (compared in constant time)."""
-        return bool(token and self.token and secrets.compare_digest(self.token, token))
+        """Whether `token` is one of this seat's (compared in constant time)."""
+        return bool(token) and any(secrets.compare_digest(t, str(token)) for t in self.tokens)
+
+    def forget_tokens(self) -> None:
+        self.token, self.spare = "", []
 
     def claim(self, cid: int, name: str | None) -> None:
         """Connection `cid` plays this seat now, under `name` (None: the seat keeps its name),
@@ -72,24 +81,25 @@ class Peer:
 
 
 def seat_for(seats: list[Seat], name: str, token: str | None, watch: bool,
-             started: bool) -> int | None:
-    """Which seat a joining connection gets: its own (by token), an away seat with its name
-    once the game runs, else the first free seat in the lobby. None: it watches (if it asked
-    to) or there is no seat for it."""
+             started: bool) -> tuple[int | None, str]:
+    """Which seat a joining connection may have, and why: "token" (its own, whoever plays it
+    now), "name" (an away seat of that name once the game runs: only with the host's yes),
+    "free" (the first empty seat in the lobby); (None, "watch") for a spectator and
+    (None, "full") when there is no seat for it."""
     for i, seat in enumerate(seats):
         if seat.holds(token):
-            return i
+            return i, "token"
     if watch:
-        return None
+        return None, "watch"
     if started:
         for i, seat in enumerate(seats):
             if seat.token and seat.cid is None and seat.name.casefold() == name.casefold():
-                return i
-        return None
+                return i, "name"
+        return None, "full"
     for i, seat in enumerate(seats):
         if seat.empty:
-            return i
-    return None
+            return i, "free"
+    return None, "full"
 
 
 def players(seats: list[Seat]) -> list[dict[str, Any]]:

@@ -15,8 +15,9 @@ from typing import Any
 
 from engines import Engine, IllegalMove, get_engine
 from engines.base import Move, check_seat
+from net.windows import WindowClock
 
-BOT_LEVELS = ("random", "strong")
+BOT_LEVELS = ("random", "strong", "expert")
 
 
 @dataclass
@@ -57,6 +58,10 @@ class HostSession:
         self.moves: list[tuple[int, Move]] = []
         self.log: list[dict[str, Any]] = []
         self._listeners: list[Listener] = []
+        self.windows = WindowClock(self)  # interrupt windows and their countdown, if any
+        # Whether the host lets players ask the expert for hints ("h"); None: the table decides
+        # (a local one allows them). Sent in every sync when set.
+        self.hints: bool | None = None
 
     # -- reading -----------------------------------------------------------------------------
     def players(self) -> list[dict[str, Any]]:
@@ -70,6 +75,7 @@ class HostSession:
             "view": eng.view(self.state, seat),
             "legal": eng.legal_moves(self.state, seat) if seat is not None else [],
             "players": self.players(),
+            **({} if self.hints is None else {"hints": self.hints}),
         }
 
     @property
@@ -107,7 +113,11 @@ class HostSession:
         """Apply `seat`'s move. StaleMove if it was made on an old state; IllegalMove if the
         rules forbid it. Either way nothing changes."""
         if state_no is not None and state_no != self.state_no:
-            raise StaleMove(f"move made on state {state_no}, the table is at {self.state_no}")
+            late = self.windows.too_late(state_no)  # an answer to a window that has closed
+            if late is not None:
+                raise IllegalMove(late)
+            if not self.windows.same_window(state_no):
+                raise StaleMove(f"move made on state {state_no}, the table is at {self.state_no}")
         check_seat(len(self.seats), seat)
         before = self.state
         after = self.engine.apply(before, seat, move)

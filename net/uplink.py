@@ -74,8 +74,14 @@ class Uplink:
         self._outbox.append(("item", {"to": to, "data": encode(t, **fields)}))
         self._wake.set()
 
-    def kick(self, cid: int, reason: str) -> None:
-        self._outbox.append(("kick", (cid, reason)))
+    def kick(self, cid: int, reason: str, code: str = "kicked") -> None:
+        """Close connection `cid` with error `code` (kicked, table_full, refused, replaced)."""
+        self._outbox.append(("kick", (cid, reason, code)))
+        self._wake.set()
+
+    def vouch(self, seat_ids: list[str]) -> None:
+        """Tell the relay whose seats these are, so their people always get in."""
+        self._outbox.append(("seats", seat_ids))
         self._wake.set()
 
     async def say_goodbye(self, reason: str) -> None:
@@ -172,7 +178,10 @@ class Uplink:
                         await self._send_frame(ws, "send", items=items)
                         items, size = [], 0
                     if kind == "kick":
-                        await self._send_frame(ws, "kick", cid=payload[0], reason=payload[1])
+                        await self._send_frame(ws, "kick", cid=payload[0], reason=payload[1],
+                                               code=payload[2])
+                    elif kind == "seats":
+                        await self._send_frame(ws, "seats", ids=payload)
                     elif kind == "close":
                         await self._send_frame(ws, "close", reason=payload)
                 if items:

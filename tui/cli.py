@@ -8,11 +8,15 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from engines import ENGINE_IDS, get_engine
 from net.discovery import DEFAULT_PORT, server_url
 from net.session import BOT_LEVELS
+from net.sshd_limits import SshLimits
+
+if TYPE_CHECKING:
+    from net.sshd import SshConfig
 
 
 class _Parser(argparse.ArgumentParser):
@@ -76,6 +80,23 @@ def _port(text: str) -> int:
     return port
 
 
+def _at_least_one(text: str) -> int:
+    value = _count(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("expected 1 or more, not 0")
+    return value
+
+
+def _minutes(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected minutes, not {text!r}") from None
+    if not 0 <= value <= 7 * 24 * 60:
+        raise argparse.ArgumentTypeError("expected 0 (never) to 10080 minutes (a week)")
+    return value
+
+
 def _server(text: str) -> str:
     try:
         server_url(text)
@@ -123,6 +144,29 @@ def _shown(value: Any) -> str:
     return str(value)
 
 
+def _add_ssh_options(parser: argparse.ArgumentParser) -> None:
+    """`--ssh PORT` and its options, for `serve` and `host` alike."""
+    limits = SshLimits()
+    ssh = parser.add_argument_group(
+        "SSH table", "let anyone with an SSH client play here: ssh -p PORT HOST")
+    ssh.add_argument("--ssh", type=_port, default=None, metavar="PORT",
+                     help="also run an SSH server on PORT")
+    ssh.add_argument("--ssh-host", default="0.0.0.0", metavar="ADDR",
+                     help="address the SSH server listens on (default: all)")
+    ssh.add_argument("--ssh-keys", default=None, metavar="FILE",
+                     help="let in only the keys of this authorized_keys file")
+    ssh.add_argument("--ssh-password", default=None, metavar="SECRET",
+                     help="ask every player for this shared password")
+    ssh.add_argument("--ssh-max-sessions", type=_at_least_one, default=limits.max_sessions,
+                     metavar="N", help=f"sessions at once (default {limits.max_sessions})")
+    ssh.add_argument("--ssh-per-minute", type=_at_least_one, default=limits.per_minute,
+                     metavar="N", help="new sessions per address per minute "
+                     f"(default {limits.per_minute})")
+    ssh.add_argument("--ssh-idle", type=_minutes, default=limits.idle_minutes, metavar="MIN",
+                     help="close a session after MIN minutes without a key pressed "
+                     f"(default {limits.idle_minutes:g}; 0: never)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="tabletop-tui",
@@ -163,6 +207,7 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--seed", type=_seed, default=None, help="fix the shuffle")
     host.add_argument("--name", default=None, help="your name at the table")
     host.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE")
+    _add_ssh_options(host)
 
     join = sub.add_parser("join", help="join a game by its code")
     join.add_argument("code", help="the join code, e.g. K7QX-9MPA")
@@ -175,6 +220,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", help="run a standalone relay (headless)")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     serve.add_argument("--port", type=_port, default=DEFAULT_PORT)
+    _add_ssh_options(serve)
 
     rules = sub.add_parser("rules", help="print a game's rules")
     rules.add_argument("game", type=_game)
@@ -216,9 +262,30 @@ def _play(args: argparse.Namespace) -> None:
               names=args.name).run()
 
 
+def _ssh_config(args: argparse.Namespace) -> SshConfig | None:
+    """The SSH table `--ssh` asks for, or None without `--ssh`."""
+    if args.ssh is None:
+        given = [flag for flag, value in (("--ssh-keys", args.ssh_keys),
+                                          ("--ssh-password", args.ssh_password)) if value]
+        if given:
+            fail(f"{given[0]} needs --ssh PORT")
+        return None
+    from net.sshd import SshConfig, host_key
+    from net.sshd_access import Access
+
+    try:
+        access = Access.load(args.ssh_keys, args.ssh_password)
+        host_key()  # made now if missing; a damaged one is one line, before anything starts
+    except ValueError as exc:
+        fail(str(exc))
+    limits = SshLimits(max_sessions=args.ssh_max_sessions, per_minute=args.ssh_per_minute,
+                       idle_minutes=args.ssh_idle)
+    return SshConfig(args.ssh, args.ssh_host, access, limits)
+
+
 def _host_app(args: argparse.Namespace, options: dict[str, Any]) -> None:
     """`tabletop-tui host [GAME]` with a screen: with a game (or --resume) the room opens at
-    once."""
+    once. With `--ssh` the relay and an SSH server for it run alongside the app."""
     from net.hosting import HostPlan
     from tui.app import TabletopApp
     from tui.screens.host import HostScreen
@@ -227,8 +294,25 @@ def _host_app(args: argparse.Namespace, options: dict[str, Any]) -> None:
                     port=args.port, resume=args.resume, host_name=args.name,
                     level=args.level or "strong", seed=args.seed)
     auto = args.game is not None or args.resume
-    TabletopApp(lang=args.lang, theme=args.theme,
-                opening=lambda: HostScreen(plan, auto=auto)).run()
+    app = TabletopApp(lang=args.lang, theme=args.theme,
+                      opening=lambda: HostScreen(plan, auto=auto))
+    ssh = _ssh_config(args)
+    if ssh is None:
+        app.run()
+        return
+    import asyncio
+
+    from net.sshd import hosting_with_table
+
+    def say(text: str) -> None:
+        print(f"tabletop-tui: {text}", flush=True)
+
+    try:
+        asyncio.run(hosting_with_table(ssh, plan, say, app.run_async))
+    except OSError as exc:
+        fail(f"cannot listen for SSH on {ssh.bind}:{ssh.port}: {exc.strerror or exc}")
+    except KeyboardInterrupt:
+        raise SystemExit(130) from None
 
 
 def _join_app(args: argparse.Namespace) -> None:
@@ -270,6 +354,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             fail("host needs a game (or --resume)")
         options = _options(args.game, args.option) if args.game else {}
         if args.headless:
+            if args.ssh is not None:
+                fail("--ssh needs the host's screen; for a table without one use serve --ssh")
             if args.game and args.seats is not None:
                 _check_players(args.game, args.seats)
             from net.headless import run_host
@@ -285,6 +371,11 @@ def main(argv: Sequence[str] | None = None) -> None:
             raise SystemExit(run_join(args))
         _join_app(args)
     elif command == "serve":
+        ssh = _ssh_config(args)
+        if ssh is not None:
+            from net.sshd import serve_with_ssh
+
+            raise SystemExit(serve_with_ssh(args.host, args.port, ssh))
         from net.relay import serve_forever
 
         serve_forever(args.host, args.port)

@@ -8,24 +8,29 @@ from the host (timer ran out, somebody is away) and the state of the connection.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Static
 
 from net import codes
 from net.host_link import HostLink
+from net.link import TableLink
 from tui.i18n import register, tr
 from tui.screens.base import KeySpec
 from tui.screens.game import GameScreen, LinkMessage
+from tui.screens.reclaim import ask_reclaim
+from tui.screens.results import ResultsScreen
 from tui.widgets import EventLog
 
 register(
     {
         "en": {
             "net.key.chat": "Chat",
+            "net.rematch_offered": "The host offers a rematch: R to stay at the table.",
             "net.quit_host": "You host room {code}: quitting closes it for everyone.",
             "net.chat_prompt": "Say something to the table (Enter sends, Esc cancels)",
             "net.notice": "» {text}",
@@ -60,6 +65,7 @@ register(
             "netlobby.fewer": "− Seat",
             "netlobby.timer": "Turn timer in seconds (empty: off)",
             "netlobby.takeover": "Bot takes an away seat after seconds (empty: never)",
+            "netlobby.hints": "Hints allowed (h asks the expert bot)",
             "netlobby.apply": "Apply",
             "netlobby.start": "Start",
             "netlobby.chat": "Chat",
@@ -78,6 +84,7 @@ register(
         },
         "de": {
             "net.key.chat": "Chat",
+            "net.rematch_offered": "Der Gastgeber bietet eine Revanche an: R, um zu bleiben.",
             "net.quit_host": "Du bist Gastgeber von Raum {code}: Beenden schließt ihn für alle.",
             "net.chat_prompt": "Etwas an den Tisch sagen (Enter sendet, Esc bricht ab)",
             "net.notice": "» {text}",
@@ -112,6 +119,7 @@ register(
             "netlobby.fewer": "− Platz",
             "netlobby.timer": "Zugzeit in Sekunden (leer: aus)",
             "netlobby.takeover": "Bot übernimmt einen leeren Platz nach Sekunden (leer: nie)",
+            "netlobby.hints": "Tipps erlaubt (h fragt den Experten-Bot)",
             "netlobby.apply": "Übernehmen",
             "netlobby.start": "Los",
             "netlobby.chat": "Chat",
@@ -179,6 +187,25 @@ class NetGameScreen(GameScreen):
         ("f4", "chat", "net.key.chat", True),
     )
 
+    def __init__(
+        self, link: TableLink, engine_id: str, *, lobby: Callable[[], Screen[Any]] | None = None
+    ) -> None:
+        """`lobby` makes this room's lobby screen again, for a rematch: the host offers one
+        at the end of the game; a guest is offered one when the host reopens the room."""
+        hosting = isinstance(link, HostLink) and lobby is not None
+        super().__init__(link, engine_id, rematch=self._back_to_lobby if hosting else None)
+        self.lobby = lobby
+
+    def _back_to_lobby(self) -> None:
+        """Same room, same seats: the host reopens its lobby, a guest goes back into it. The
+        link goes on with the lobby screen, so it is handed over, not closed."""
+        if self.lobby is None:
+            return
+        if isinstance(self.link, HostLink):
+            self.link.host.reopen()
+        self.hand_over_link()
+        self.app.switch_screen(self.lobby())
+
     def on_link_message(self, message: LinkMessage) -> None:
         """Notices and connection changes; Textual then runs GameScreen's handler (for the
         table, chat and presence) itself, so calling it here would log every event twice."""
@@ -192,6 +219,13 @@ class NetGameScreen(GameScreen):
             self._log([("note", text)], note=True)
             if state in ("reconnecting", "closed", "host_away"):
                 self.notify(text, severity="warning", markup=False)
+        elif kind == "rematch" and self.lobby is not None:
+            self.rematch = self._back_to_lobby
+            self._log([("note", tr("net.rematch_offered"))], note=True)
+            if isinstance(self.app.screen, ResultsScreen):
+                self.app.screen.offer_rematch()
+        elif kind == "reclaim" and isinstance(self.link, HostLink):
+            ask_reclaim(self, self.link.host, data)
 
     def action_chat(self) -> None:
         def said(text: str | None) -> None:

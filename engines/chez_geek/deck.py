@@ -126,6 +126,7 @@ class Job:
     free_time: tuple[int, int]
     goal: int
     effects: tuple[Effect, ...]
+    keywords: tuple[str, ...]  # the perks as written in the data file
     text: str
 
     def effect(self, keyword: str) -> tuple[Any, ...] | None:
@@ -293,7 +294,9 @@ def _job(entry: dict[str, Any], index: int) -> tuple[dict[str, Any], list[Effect
     fields["goal"] = _field(entry, "goal", int, where)
     if fields["goal"] < 1:
         raise DeckError(f"{where}: goal must be at least 1")
-    effects = [_Parser(where).effect(e) for e in _field(entry, "effects", list, where)]
+    raw = _field(entry, "effects", list, where)
+    effects = [_Parser(where).effect(e) for e in raw]
+    fields["keywords"] = tuple(raw)
     fields["text"] = _field(entry, "text", str, where)
     return fields, effects
 

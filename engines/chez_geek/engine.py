@@ -33,7 +33,7 @@ View (``view(state, seat)``; seat None: a spectator), every value msgpack-safe:
   {kind: "reaction", after: seat whose cards just resolved, or None},
   prompt None | {kind: "room_loss" | "hand_limit" | "nookie" | "rolled", seat, why?, card?,
   result?} (the card being rolled for, and the roll so far),
-  winners [seat].
+  winners [seat], rolls [{seat, for, die}] (the dice rolled this turn so far).
 Nothing in a view or an event depends on whether a seat could answer a window.
 
 Events (``events(before, seat, move, after)``), public facts only, in order:
@@ -114,11 +114,6 @@ class ChezGeekEngine(Engine):
     def new_game(self, num_players: int, seed: int, options: dict[str, Any] | None = None) -> Any:
         self.check_players(num_players)
         opts = self.resolve_options(options)
-        if not 0 <= opts["window_seconds"] <= rules.WINDOW_SECONDS_MAX:
-            raise ValueError(
-                f"window_seconds must be 0 to {rules.WINDOW_SECONDS_MAX}, "
-                f"not {opts['window_seconds']}"
-            )
         n = num_players
         rng = random.Random(f"{seed}:setup")
         in_play = list(DECK.job_ids)
@@ -151,12 +146,25 @@ class ChezGeekEngine(Engine):
             raise ValueError(f"dice must be a list of die results 1-{rules.DIE_SIDES}")
         return rules.new_state(n, seed, life, jobs, first, tuple(dice))
 
+    def resolve_options(self, options: dict[str, Any] | None) -> dict[str, Any]:
+        """The base checks, and the window's seconds within reason (every lobby asks here)."""
+        opts = super().resolve_options(options)
+        if not 0 <= opts["window_seconds"] <= rules.WINDOW_SECONDS_MAX:
+            raise ValueError(
+                f"window_seconds must be 0 to {rules.WINDOW_SECONDS_MAX}, "
+                f"not {opts['window_seconds']}"
+            )
+        return opts
+
     # -- reading -----------------------------------------------------------------------------
     def to_act(self, state: Any) -> list[int]:
         return state.acting()
 
     def is_over(self, state: Any) -> bool:
         return state.over
+
+    def turn(self, state: Any) -> int | None:
+        return None if state.over else state.active
 
     def result(self, state: Any) -> dict[str, Any]:
         s: CState = state
@@ -509,6 +517,8 @@ class ChezGeekEngine(Engine):
             "window": window,
             "prompt": prompt,
             "winners": list(s.winners),
+            # The dice rolled this turn so far (public), so a table can show them.
+            "rolls": [{"seat": p, "for": what, "die": die} for p, what, die in s.turn_rolls],
         }
 
     def events(self, before: Any, seat: int, move: Move, after: Any) -> list[dict[str, Any]]:

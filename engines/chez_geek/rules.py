@@ -171,6 +171,7 @@ class CState:
         "shuffles",
         "todo",
         "turn_no",
+        "turn_rolls",
         "winners",
     )
 
@@ -199,6 +200,7 @@ class CState:
     shuffles: int
     next_ref: int
     turn_no: int
+    turn_rolls: tuple[tuple[int, str, int], ...]  # (seat, what for, die) this turn, public
     over: bool
     winners: tuple[int, ...]
     ev: list[dict[str, Any]]
@@ -229,6 +231,7 @@ class CState:
         c.shuffles = self.shuffles
         c.todo = self.todo
         c.turn_no = self.turn_no
+        c.turn_rolls = self.turn_rolls
         c.winners = self.winners
         c.jobs = self.jobs.copy()
         c.hands = self.hands.copy()
@@ -250,6 +253,7 @@ class CState:
             digest = hashlib.blake2b(f"{self.seed}:die:{k}".encode(), digest_size=8).digest()
             die = int.from_bytes(digest, "big") % DIE_SIDES + 1
         self.ev.append({"kind": "roll", "seat": seat, "for": what, "die": die})
+        self.turn_rolls += ((seat, what, die),)
         return die
 
     def shuffled(self, cards: tuple[str, ...] | list[str]) -> tuple[str, ...]:
@@ -474,6 +478,7 @@ def new_state(
     s.todo = ()
     s.next_ref = 0
     s.turn_no = 0
+    s.turn_rolls = ()
     s.over = False
     s.winners = ()
     s.ev = []
@@ -499,6 +504,7 @@ def start_turn(s: CState) -> None:
         s.finish(tuple(p for p in range(s.n) if shares[p] == best), "turn_limit")
         return
     seat = s.active
+    s.turn_rolls = ()
     s.ev.append({"kind": "turn", "seat": seat, "job": s.jobs[seat], "turn": s.turn_no})
     s.phase = "roll"
     s.draw_to(seat, s.hand_limit(seat))

@@ -1,8 +1,8 @@
 """Schöne Sch#!?e ("No Thanks!") with the lucky-pig expansion, as ../shared/rules/schoene.md.
 
-The state is a slots object that `apply` copies shallowly and then copies only the lists the
-move touches (a payment copies the chip list, nothing else): random playouts and search bots
-run hundreds of thousands of moves, and this is where their time goes.
+The state is a slots object; `apply` clones it and makes the move on the clone (`_move`). Search
+playouts skip even that: `playout_copy` clones once and `random_step` moves in place, through
+the same `_move`, so the fast path cannot drift from the rules.
 """
 
 from __future__ import annotations
@@ -19,9 +19,11 @@ from engines.base import (
     check_seat,
     check_stack,
     check_viewer,
+    unseen,
 )
 from engines.schoene.bots import StrongBot
 from engines.schoene.cards import CARD_IDS, PLAYED, STARTING_CHIPS, card_points, runs
+from engines.search import ExpertBot
 
 # -- rulings: where the printed rules are silent (see the rules file) --------------------------
 # A random seat starts (options["first"] fixes it for tests).
@@ -33,6 +35,9 @@ TIES_SHARE = True
 # Chips lying on a card that the all-pigs rule removes stay in the centre for the next card;
 # when False they leave the game with the card.
 PIGS_OUT_CHIPS_STAY = True
+
+# The expert's playouts: measured with bench.bots, the strong bot's are worth their cost here.
+EXPERT_ROLLOUT = "strong"
 
 NO_CHIPS = "You have no chips left: you must take the card"
 
@@ -104,6 +109,35 @@ def _next_seat(seat: int, n: int, skipped: tuple[int, ...]) -> int:
     return seat
 
 
+def _move(state: State, seat: int, kind: str) -> None:
+    """Make a checked move in place (`apply` makes it on a clone)."""
+    if kind == "pay":
+        state.chips[seat] -= 1
+        state.centre_chips += 1
+        state.turn = _next_seat(seat, state.n, state.centre_pigs)
+    elif kind == "take":
+        state.chips[seat] += state.centre_chips
+        state.cards[seat] = tuple(sorted((*state.cards[seat], state.centre)))
+        if state.centre_pigs:
+            state.pigs_won[seat] += len(state.centre_pigs)
+            state.centre_pigs = ()
+        state.centre_chips = 0
+        _reveal(state)  # the taker's turn goes on
+    else:
+        state.pig_in_hand[seat] = False
+        pigs = (*state.centre_pigs, seat)
+        if len(pigs) == state.n:
+            # Every pig on one card: card and pigs leave, the last pig's owner starts anew.
+            state.centre_pigs = ()
+            if not PIGS_OUT_CHIPS_STAY:
+                state.chips_out += state.centre_chips
+                state.centre_chips = 0
+            _reveal(state)
+        else:
+            state.centre_pigs = pigs
+            state.turn = _next_seat(seat, state.n, pigs)
+
+
 def pigs_owned(state: State, seat: int) -> int:
     return state.pigs_won[seat] + state.pig_in_hand[seat]
 
@@ -117,7 +151,11 @@ class SchoeneEngine(Engine):
 
     def __init__(self) -> None:
         self.options = {"lucky_pig": True}
-        self.bots = {"random": RandomBot(), "strong": StrongBot()}
+        self.bots = {
+            "random": RandomBot(),
+            "strong": StrongBot(),
+            "expert": ExpertBot(self, rollout=EXPERT_ROLLOUT),
+        }
 
     # -- setting up --------------------------------------------------------------------------
     def new_game(self, num_players: int, seed: int, options: dict[str, Any] | None = None) -> State:
@@ -160,6 +198,9 @@ class SchoeneEngine(Engine):
 
     def is_over(self, state: State) -> bool:
         return state.turn is None
+
+    def turn(self, state: State) -> int | None:
+        return state.turn
 
     def legal_moves(self, state: State, seat: int) -> list[Move]:
         if seat != state.turn or type(seat) is not int:
@@ -204,38 +245,26 @@ class SchoeneEngine(Engine):
     # -- moving ------------------------------------------------------------------------------
     def apply(self, state: State, seat: int, move: Move) -> State:
         kind = self._check(state, seat, move)
-        new = state._shallow()
-        if kind == "pay":
-            chips = new.chips = state.chips.copy()
-            chips[seat] -= 1
-            new.centre_chips += 1
-            new.turn = _next_seat(seat, state.n, state.centre_pigs)
-        elif kind == "take":
-            chips = new.chips = state.chips.copy()
-            chips[seat] += state.centre_chips
-            cards = new.cards = state.cards.copy()
-            cards[seat] = tuple(sorted((*cards[seat], state.centre)))
-            if state.centre_pigs:
-                pigs_won = new.pigs_won = state.pigs_won.copy()
-                pigs_won[seat] += len(state.centre_pigs)
-                new.centre_pigs = ()
-            new.centre_chips = 0
-            _reveal(new)  # the taker's turn goes on
-        else:
-            pig_in_hand = new.pig_in_hand = state.pig_in_hand.copy()
-            pig_in_hand[seat] = False
-            pigs = (*state.centre_pigs, seat)
-            if len(pigs) == state.n:
-                # Every pig on one card: card and pigs leave, the last pig's owner starts anew.
-                new.centre_pigs = ()
-                if not PIGS_OUT_CHIPS_STAY:
-                    new.chips_out += new.centre_chips
-                    new.centre_chips = 0
-                _reveal(new)
-            else:
-                new.centre_pigs = pigs
-                new.turn = _next_seat(seat, state.n, pigs)
+        new = state.clone()
+        _move(new, seat, kind)
         return new
+
+    # -- the private fast path of search playouts (engines.search) --------------------------
+    def playout_copy(self, state: State) -> State:
+        """A private copy that `random_step` may change in place."""
+        return state.clone()
+
+    def random_step(self, state: State, rng: random.Random) -> None:
+        """The move the random bot would make (the same draw from `rng` as its `choose`), made
+        in place on a `playout_copy`: no move dicts, no copies."""
+        seat = state.turn
+        kinds = ["take"]
+        has_chips = state.chips[seat] > 0
+        if has_chips:
+            kinds.append("pay")
+        if state.pig_in_hand[seat] and (has_chips or PIG_WITHOUT_CHIPS):
+            kinds.append("pig")
+        _move(state, seat, rng.choice(kinds))
 
     def events(self, before: State, seat: int, move: Move, after: State) -> list[dict[str, Any]]:
         card = before.centre
@@ -335,3 +364,40 @@ class SchoeneEngine(Engine):
         for _ in range(hidden):
             new.chips[rng.choice(others)] += 1
         return new
+
+    def from_view(self, view: View, rng: random.Random) -> State:
+        """A state agreeing with everything `view` shows, the rest drawn at random: the unseen
+        cards (a card sent out by the all-pigs rule is not in the view, so it may come back
+        here) split into the face-down deck and the set-aside cards, and the other players'
+        chips, whose total is public, spread over them afresh."""
+        n, seat = view["num_players"], view["seat"]
+        players = view["players"]
+        s = State.__new__(State)
+        s.n = n
+        s.lucky_pig = view["lucky_pig"]
+        s.turn = view["turn"]
+        s.centre = view["centre"]
+        s.centre_chips = view["centre_chips"]
+        s.centre_pigs = tuple(view["centre_pigs"])
+        s.cards = [tuple(p["cards"]) for p in players]
+        s.pig_in_hand = [p["pig_in_hand"] for p in players]
+        s.pigs_won = [p["pigs_won"] for p in players]
+        s.chips_out = 0
+        left = view["deck_left"]
+        s.pos = PLAYED - left
+        rest = unseen(CARD_IDS, *s.cards, [] if s.centre is None else [s.centre])
+        rng.shuffle(rest)
+        # Only order[pos:] is ever read again: the revealed part is left as zeros.
+        s.order = (*(0,) * s.pos, *rest[:left])
+        s.removed = tuple(rest[left:])
+        chips = [p["chips"] for p in players]
+        if seat is not None:
+            chips[seat] = view["my_chips"]
+        hidden = [p for p in range(n) if chips[p] is None]
+        total = STARTING_CHIPS[n] * n - s.centre_chips - sum(c for c in chips if c is not None)
+        for p in hidden:
+            chips[p] = 0
+        for _ in range(total if hidden else 0):
+            chips[hidden[rng.randrange(len(hidden))]] += 1
+        s.chips = chips
+        return s

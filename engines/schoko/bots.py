@@ -30,6 +30,7 @@ SAMPLES = 2  # hands sampled for the other player per move looked ahead
 GROWTH = 0.01  # tie-break: prefer a move whose own new group is bigger...
 BLOCK = 0.005  # ...and whose pieces of the other colour join a smaller group
 PIECES = len(CELLS)  # pieces per tile
+EXPERT_CANDIDATES = 5  # placements the expert searches, best rated first
 
 
 class Position:
@@ -152,6 +153,28 @@ class StrongBot(ViewBot):
                 worst = min(worst, diff - base)
             total += worst
         return total / SAMPLES
+
+
+class GreedyBot(StrongBot):
+    """The strong bot without its look-ahead: the best placement by the one-move rating. The
+    expert's playouts are made of it (engines.search): cheap, and a fair model of a reply."""
+
+    name = "greedy"
+
+    def decide(self, view: View, legal: list[Move], rng: random.Random) -> Move | None:
+        if len(legal) <= 1 or legal[0]["type"] != "place":
+            return super().decide(view, legal, rng)
+        return expert_candidates(view, legal, 1)[0]
+
+
+def expert_candidates(view: View, legal: list[Move], count: int = 0) -> list[Move]:
+    """The placements the expert searches (engines.search.Candidates): the strong bot's best
+    few by its one-move rating; the search then weighs them against replies and the pile."""
+    if not legal or legal[0]["type"] != "place":
+        return legal
+    me = COLOUR_INDEX[view["colours"][view["seat"]]]
+    rows = ranked(Position(SchokoEngine.layout_of(view)), legal, me)
+    return [move for _, _, move in rows[: count or EXPERT_CANDIDATES]]
 
 
 BOTS: dict[str, Any] = {"random": RandomBot(), "strong": StrongBot()}

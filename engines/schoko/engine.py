@@ -41,6 +41,7 @@ Events (all public): {"kind": "colour", "seat", "colour"}, {"kind": "place", "se
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any, ClassVar
 
@@ -53,6 +54,7 @@ from engines.base import (
     check_stack,
     check_viewer,
     move_type,
+    unseen,
 )
 from engines.schoko import geometry
 from engines.schoko.geometry import Layout, coords
@@ -208,6 +210,9 @@ class SchokoEngine(Engine):
 
     def is_over(self, state: Any) -> bool:
         return state.turn is None
+
+    def turn(self, state: Any) -> int | None:
+        return state.turn
 
     def legal_moves(self, state: Any, seat: int) -> list[Move]:
         s: SState = state
@@ -452,3 +457,56 @@ class SchokoEngine(Engine):
         t.pile = tuple(unseen[n:])
         t.ev = s.ev
         return t
+
+    def from_view(self, view: View, rng: random.Random) -> SState:
+        """A state agreeing with everything `view` shows, the rest drawn at random: the other
+        hand (size kept) and the pile from the tiles the seat has not seen; the table rebuilt
+        by laying the view's tiles again in order."""
+        seat = view["seat"]
+        s = SState.__new__(SState)
+        s.seed = 0  # read only when a game is set up
+        s.first = view["first"]
+        s.turn = view["turn"]
+        colours = view["colours"]
+        s.colours = (
+            None
+            if colours[0] is None
+            else (COLOUR_INDEX[colours[0]], COLOUR_INDEX[colours[1]])
+        )
+        s.layout = self.layout_of(view)
+        s.passes = view["passes"]
+        s.sizes = None
+        s.ev = ()
+        mine = view["hand"] if seat is not None else []
+        rest = unseen(DECK, mine, [t["tile"] for t in view["tiles"]])
+        rng.shuffle(rest)
+        hands: list[tuple[str, ...]] = []
+        for p in range(PLAYERS):
+            if p == seat:
+                hands.append(tuple(mine))
+                continue
+            size = view["hand_sizes"][p]
+            hands.append(sort_tiles(rest[:size]))
+            del rest[:size]
+        s.hands = (hands[0], hands[1])
+        s.pile = tuple(rest)
+        return s
+
+
+# Plies the expert's playouts run before the table is judged (engines.search.Cutoff), and how
+# many pieces of difference between the largest groups make a near-certain win.
+EXPERT_PLIES = 3
+EXPERT_SCALE = 4.0
+
+
+def group_cutoff(start: SState, state: SState, n: int) -> list[float] | None:
+    """Judge a playout EXPERT_PLIES tiles after its start by the difference of the two
+    largest groups (the game's first ranking), as a win chance for each seat."""
+    if state.turn is None or state.colours is None:
+        return None
+    if len(state.layout.placed) - len(start.layout.placed) < EXPERT_PLIES:
+        return None
+    groups = state.seat_groups()
+    diff = (groups[0][0] if groups[0] else 0) - (groups[1][0] if groups[1] else 0)
+    first = 0.5 + 0.5 * math.tanh(diff / EXPERT_SCALE)
+    return [first, 1.0 - first]

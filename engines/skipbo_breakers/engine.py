@@ -57,7 +57,9 @@ from engines.base import (
     check_stack,
     check_viewer,
     move_type,
+    unseen,
 )
+from engines.search import gainers
 from engines.skipbo_breakers import sets
 from engines.skipbo_breakers.rules import (
     ALONE_ENDS_AT_ONCE,
@@ -285,6 +287,9 @@ class SkipBoBreakersEngine(Engine):
     def is_over(self, state: Any) -> bool:
         return state.turn is None
 
+    def turn(self, state: Any) -> int | None:
+        return state.turn
+
     def legal_moves(self, state: Any, seat: int) -> list[Move]:
         if seat != state.turn or type(seat) is not int:
             return []
@@ -410,35 +415,57 @@ class SkipBoBreakersEngine(Engine):
         return self._play(s, seat, read)
 
     def _play(self, s: SState, seat: int, read: Read) -> SState:
-        tiles, values, key, used = read
         t = s.clone()
-        hand = tuple(map(sub, s.hands[seat], used))
-        hands = list(s.hands)
-        hands[seat] = hand
+        self._play_on(t, seat, read)
+        return t
+
+    def _play_on(self, t: SState, seat: int, read: Read) -> None:
+        """Make a checked play in place (`_play` makes it on a clone, `random_step` on a
+        playout copy): every field is replaced whole, never edited."""
+        tiles, values, key, used = read
+        hands = list(t.hands)
+        hands[seat] = tuple(map(sub, t.hands[seat], used))
         t.hands = tuple(hands)
-        sizes = list(s.sizes)
+        sizes = list(t.sizes)
         sizes[seat] -= len(tiles)
         t.sizes = tuple(sizes)
-        t.played = tuple(map(add, s.played, used))
+        t.played = tuple(map(add, t.played, used))
         t.table = key
         t.top = seat
-        t.trick = (*s.trick, (seat, tiles, values, key))
+        t.trick = (*t.trick, (seat, tiles, values, key))
         t.passes = 0
         t.last_trick = None
         ev: list[tuple[Any, ...]] = [("play", seat, tiles, values, key)]
         if not sizes[seat]:
-            ev.append(("out", seat, s.hand_winner is None))
-            if s.hand_winner is None:
+            ev.append(("out", seat, t.hand_winner is None))
+            if t.hand_winner is None:
                 t.hand_winner = seat
         self._advance(t, seat, ev)
-        return t
 
     def _pass(self, s: SState, seat: int) -> SState:
         t = s.clone()
-        t.passes = s.passes + 1
-        t.trick = (*s.trick, (seat, None, None, None))
-        self._advance(t, seat, [("pass", seat)])
+        self._pass_on(t, seat)
         return t
+
+    def _pass_on(self, t: SState, seat: int) -> None:
+        t.passes += 1
+        t.trick = (*t.trick, (seat, None, None, None))
+        self._advance(t, seat, [("pass", seat)])
+
+    # -- the private fast path of search playouts (engines.search) --------------------------
+    def playout_copy(self, state: Any) -> SState:
+        """A private copy that `random_step` may change in place."""
+        return state.clone()
+
+    def random_step(self, state: Any, rng: random.Random) -> None:
+        """The move the random bot would make (the same draw from `rng` as its `choose`),
+        made in place on a `playout_copy`, without building the move."""
+        seat = state.turn
+        option = rng.choice(_offer_remembered(state.hands[seat], state.table))
+        if option is None:
+            self._pass_on(state, seat)
+        else:
+            self._play_on(state, seat, _read_play(list(option[0]), list(option[1])))
 
     def _advance(self, t: SState, seat: int, ev: list[tuple[Any, ...]]) -> None:
         """After `seat` moved: the next holder of tiles plays, or the trick is over because
@@ -558,6 +585,75 @@ class SkipBoBreakersEngine(Engine):
         t.hands = tuple(hands)
         t.out = counts_of(pool[at:])
         return t
+
+
+    def from_view(self, view: View, rng: random.Random) -> SState:
+        """A state agreeing with everything `view` shows, the rest drawn at random: the other
+        hands (sizes kept) and the tiles dealt to nobody from the tiles the seat has not seen,
+        and a fresh seed for the hands still to be dealt."""
+        n, seat = view["num_players"], view["seat"]
+        s = SState.__new__(SState)
+        s.n = n
+        s.seed = rng.getrandbits(63)
+        s.target = view["points_to_win"]
+        s.hand_no = view["hand_no"]
+        s.scores = tuple(view["scores"])
+        s.turn = view["turn"]
+        s.leader = view["leader"] if view["leader"] is not None else 0
+        s.trick = tuple(_entry_of(e) for e in view["trick"])
+        table = view["table"]
+        s.table = None if table is None else (table["set"], table["size"], table["rank"])
+        s.top = s.leader if table is None else table["seat"]
+        s.passes = view["passes"]
+        s.hand_winner = view["hand_winner"]
+        last = view["last_trick"]
+        s.last_trick = (
+            None
+            if last is None
+            else (last["winner"], tuple(_entry_of(e) for e in last["trick"]))
+        )
+        s.summary = _copy(view["hand_summary"])
+        draw = view["first_draw"]
+        s.first_draw = (
+            None
+            if draw is None
+            else tuple(tuple((d["seat"], d["tile"]) for d in rnd) for rnd in draw)
+        )
+        s.winners = tuple(view["winners"])
+        s.ev = ()
+        played = view["played"]
+        s.played = counts_of(played)
+        mine = view["hand"] if seat is not None else []
+        rest = unseen(DECK, mine, played)
+        rng.shuffle(rest)
+        hands = []
+        for p in range(n):
+            if p == seat:
+                hands.append(counts_of(mine))
+                continue
+            size = view["tiles_left"][p]
+            hands.append(counts_of(rest[:size]))
+            del rest[:size]
+        s.hands = tuple(hands)
+        s.sizes = tuple(view["tiles_left"])
+        s.out = counts_of(rest)
+        return s
+
+
+def hand_cutoff(start: SState, state: SState, n: int) -> list[float] | None:
+    """The expert's playouts stop when the hand they started in ends: its winner (the seat
+    whose score rose) takes the reward (engines.search.Cutoff)."""
+    if state.hand_no == start.hand_no and state.turn is not None:
+        return None
+    return gainers(start.scores, state.scores, n)
+
+
+def _entry_of(entry: dict[str, Any]) -> Entry:
+    """A trick entry from its view (the inverse of `_entry_view`)."""
+    if entry["pass"]:
+        return (entry["seat"], None, None, None)
+    tiles, values = tuple(entry["tiles"]), tuple(entry["values"])
+    return (entry["seat"], tiles, values, (entry["set"], len(values), entry["rank"]))
 
 
 def _read_play(tiles: Any, values: Any) -> Read:

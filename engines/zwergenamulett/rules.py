@@ -85,7 +85,9 @@ from engines.base import (
     check_stack,
     check_viewer,
     move_type,
+    unseen,
 )
+from engines.search import gainers
 
 # -- components (ruling: composition) --------------------------------------------------------
 # (id, points, dwarves, copies). The table's order is the display order of a hand.
@@ -412,6 +414,9 @@ class ZwergenamulettEngine(Engine):
     def is_over(self, state: Any) -> bool:
         return state.turn is None
 
+    def turn(self, state: Any) -> int | None:
+        return state.turn
+
     def result(self, state: Any) -> dict[str, Any]:
         return {
             "scores": list(state.gold),
@@ -523,20 +528,42 @@ class ZwergenamulettEngine(Engine):
         if not copies:
             raise IllegalMove(f"You have no {card} in your hand")
         t = s.clone()
-        t.hands[seat] = rest = hand.copy()
+        t.hands[seat] = hand.copy()
+        self._play_on(t, seat, face, card)
+        return t
+
+    def _play_on(self, t: ZState, seat: int, face: int, card: str) -> None:
+        """Play a checked card in place, `t.hands[seat]` being `t`'s own (`_play` makes it on
+        a clone, `random_step` on a playout copy)."""
+        rest = t.hands[seat]
+        copies = rest[card]
         if copies == 1:
             del rest[card]
         else:
             rest[card] = copies - 1
         t.ev = _PLAY_EVENTS[seat]
-        if not s.trick:
+        if not t.trick:
             t.last_trick = None  # the completed trick leaves the table with the next lead
-        t.trick = trick = s.trick + _FACE_BYTE[face]
-        if len(trick) < s.n:
-            t.turn = (seat + 1) % s.n
+        t.trick = trick = t.trick + _FACE_BYTE[face]
+        if len(trick) < t.n:
+            t.turn = (seat + 1) % t.n
         else:
             self._collect(t, seat)
-        return t
+
+    # -- the private fast path of search playouts (engines.search) --------------------------
+    def playout_copy(self, state: Any) -> ZState:
+        """A private copy that `random_step` may change in place (its own hand dicts)."""
+        c = state.clone()
+        c.hands = [h.copy() for h in state.hands]
+        return c
+
+    def random_step(self, state: Any, rng: random.Random) -> None:
+        """The move the random bots would make (only the seat on turn plays; the same draw
+        from `rng` as RandomBot.choose), made in place on a `playout_copy`."""
+        seat = state.turn
+        cards = self.playable(state, seat)
+        card = cards[int(rng.random() * len(cards))]
+        self._play_on(state, seat, FACE_INDEX[card], card)
 
     def _collect(self, t: ZState, last: int) -> None:
         """The trick is complete, `last` having played its last card: its winner takes it
@@ -678,6 +705,70 @@ class ZwergenamulettEngine(Engine):
             if p != seat:
                 t.hands[p] = hands[p]
         return t
+
+
+    def from_view(self, view: View, rng: random.Random) -> ZState:
+        """A state agreeing with everything `view` shows, the rest drawn at random: the other
+        hands, the unseen rest and the won piles (face down: only their sizes are shown, plus
+        the trick just completed and, with the memory aid, one's own pile) re-dealt from the
+        cards the seat cannot see, and a fresh seed for the rounds still to be dealt."""
+        n, seat = view["num_players"], view["seat"]
+        s = ZState.__new__(ZState)
+        s.n = n
+        s.seed = rng.getrandbits(63)
+        s.memory_aid = view["memory_aid"]
+        s.round = view["round"]
+        s.turn = view["turn"]
+        s.round_leader = view["round_leader"] if view["round_leader"] is not None else 0
+        s.gold = tuple(view["gold"])
+        s.pool = view["gold_pool"]
+        s.summary = _copy_summary(view["round_summary"])
+        s.winners = tuple(view["winners"])
+        s.ev = ()
+        s.trick = bytes(FACE_INDEX[e["card"]] for e in view["trick"])
+        last = view["last_trick"]
+        s.last_trick = None
+        won: list[list[str]] = [[] for _ in range(n)]
+        if last is not None:
+            cards = [e["card"] for e in last["cards"]]
+            lead = last["cards"][0]["seat"]
+            faces = bytes(FACE_INDEX[c] for c in cards)
+            s.last_trick = (last["round"], lead, faces, last["winner"])
+            if last["round"] == s.round:
+                won[last["winner"]] += cards
+        if seat is not None and view["my_won"] is not None:
+            won[seat] = list(view["my_won"])
+        mine = view["hand"] if seat is not None else []
+        rest = unseen(DECK, mine, [e["card"] for e in view["trick"]], *won)
+        rng.shuffle(rest)
+        hands: list[dict[str, int]] = []
+        for p in range(n):
+            if p == seat:
+                hands.append(hand_of(mine))
+                continue
+            size = view["hand_sizes"][p]
+            hands.append(hand_of(rest[:size]))
+            del rest[:size]
+        piles = []
+        for p in range(n):
+            missing = view["tricks_won"][p] * n - len(won[p])
+            won[p] += rest[:missing]
+            del rest[:missing]
+            piles.append(bytes(sorted(FACE_INDEX[c] for c in won[p])))
+        s.hands = hands
+        s.won = tuple(piles)
+        s.out = in_display_order(rest)
+        return s
+
+
+def round_cutoff(start: ZState, state: ZState, n: int) -> list[float] | None:
+    """The expert's playouts stop when the round they started in ends: whoever took gold in it
+    (or, when the game ended, its winners) shares the win (engines.search.Cutoff)."""
+    if state.round == start.round and state.turn is not None:
+        return None
+    if state.turn is None:
+        return gainers((0,) * n, tuple(int(p in state.winners) for p in range(n)), n)
+    return gainers(start.gold, state.gold, n)
 
 
 def _summary(round_no: int, ended_by: str, winners: list[int]) -> dict[str, Any]:

@@ -1,14 +1,19 @@
-"""Fixtures for the network tests: private data and rooms directories, and a live relay on a
-random free port of 127.0.0.1."""
+"""Fixtures for the network tests: private data and rooms directories, a live relay on a
+random free port of 127.0.0.1, and SSH tables for it."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from ssh_support import OpenTable
 
 from net.relay import Limits, Relay
+from net.sshd import SshConfig, SshTable
+from net.sshd_access import Access
+from net.sshd_limits import SshLimits
 
 
 @pytest.fixture(autouse=True)
@@ -27,3 +32,21 @@ async def relay() -> AsyncIterator[Relay]:
         yield server
     finally:
         await server.stop()
+
+
+@pytest.fixture
+async def open_table(relay: Relay) -> AsyncIterator[OpenTable]:
+    """Opens SSH tables (net.sshd) on 127.0.0.1, any free port, for the test's relay; all are
+    stopped, their children hung up, when the test ends."""
+    tables: list[SshTable] = []
+
+    async def opening(access: Access | None = None, **limits: Any) -> SshTable:
+        config = SshConfig(0, "127.0.0.1", access or Access(), SshLimits(**limits))
+        table = SshTable(config, relay.url)
+        await table.start()
+        tables.append(table)
+        return table
+
+    yield opening
+    for table in tables:
+        await table.stop()

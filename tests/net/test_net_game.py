@@ -15,10 +15,13 @@ from net.relay import Relay
 
 
 async def open_table(relay: Relay, seed: int, names: tuple[str, ...] = ("Pia", "Per"),
-                     seats: int = 3, **kwargs: Any) -> tuple[NetHost, Player, list[Player]]:
-    """A host playing seat 0 at its own terminal and one RemoteLink per name, seated."""
+                     seats: int = 3, fixed: bool = True,
+                     **kwargs: Any) -> tuple[NetHost, Player, list[Player]]:
+    """A host playing seat 0 at its own terminal and one RemoteLink per name, seated. The
+    host deals from `seed` (a practice deal) unless not `fixed`: then the table makes the seed
+    together and `seed` only steers the players' choices."""
     host = NetHost("schoene", seats, relay_url=relay.url, host_name="Hana",
-                   bot_delay=0, seed=seed, **kwargs)
+                   bot_delay=0, seed=seed if fixed else None, **kwargs)
     code = await host.open()
     link = HostLink(host)
     me = Player(link, seed=seed)
@@ -37,7 +40,7 @@ async def finish(*players: Player) -> None:
 
 
 async def test_a_whole_game_ends_with_the_same_result_everywhere(relay: Relay) -> None:
-    host, me, peers = await open_table(relay, seed=5)
+    host, me, peers = await open_table(relay, seed=5, fixed=False)
     try:
         assert [p.link.seats for p in peers] == [[1], [2]]
         assert [s["kind"] for s in host.seat_list()] == ["host", "person", "person"]
@@ -48,9 +51,12 @@ async def test_a_whole_game_ends_with_the_same_result_everywhere(relay: Relay) -
         assert me.result == expected
         for peer in peers:
             assert peer.result is not None
-            assert peer.result["verified"], peer.result["verify_note"]
+            assert peer.result["verify_note"] == "shuffles verified"
+            assert peer.result["verified"] and not peer.result["fixed_seed"]
+            assert isinstance(peer.link, RemoteLink)
+            assert peer.link.contribution in host.contributions  # the seed is everybody's
             assert {k: v for k, v in peer.result.items()
-                    if k not in ("verified", "verify_note")} == expected
+                    if k not in ("verified", "verify_note", "fixed_seed")} == expected
             assert peer.moved > 0
         # Every player saw the same public story, in the same order.
         logs = [[e for m in p.messages if m["type"] == "update" for e in m["events"]]

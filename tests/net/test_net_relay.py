@@ -29,7 +29,7 @@ class Raw:
     @classmethod
     async def join(cls, relay: Relay, code: str, name: str = "Mal", watch: bool = False) -> Raw:
         raw = cls(await connect(relay.url, max_size=None, compression=None))
-        await raw.send("join", code=code, name=name, token=None, watch=watch)
+        await raw.send("join", code=code, name=name, watch=watch)
         return raw
 
     async def send(self, t: str, **fields: Any) -> None:
@@ -150,13 +150,13 @@ async def test_floods_and_garbage_do_not_disturb_another_room() -> None:
 
 
 async def test_a_full_room_refuses_more_connections() -> None:
-    relay = Relay(Limits(room_size=2))
+    relay = Relay(Limits(spectators=0))
     await relay.start()
     try:
         host, _me, peers = await open_table(relay, seed=1)
         with pytest.raises(JoinError) as refused:
             await RemoteLink(host.code, "Late", server=relay.url, watch=True).connect()
-        assert refused.value.code == "room_full" and "full" in refused.value.message
+        assert refused.value.code == "room_full" and "spectators" in refused.value.message
         for peer in peers:
             await peer.link.close()
         await host.close()

@@ -71,18 +71,24 @@ def test_frames_round_trip_and_bad_ones_name_their_fault() -> None:
 
 
 # -- fair shuffles -----------------------------------------------------------------------------
-def played(seed: int = 77) -> tuple[HostSession, str, dict[str, Any], dict[int, Any]]:
-    """A finished bot game, the host's commitment, its reveal, and what seat 1 saw."""
-    session = HostSession("schoene", [SeatInfo(f"B{i}", "random") for i in range(3)], seed)
+CONTRIBUTIONS = [[1, "a1b2"], [2, "c3d4"]]
+
+
+def played(secret: int = 77) -> tuple[HostSession, str, dict[str, Any], dict[int, Any]]:
+    """A finished bot game dealt from a joint seed, the host's commitment, its reveal, and
+    what seat 1 saw."""
     salt = fairness.new_salt()
+    seed = fairness.joint_seed(secret, salt, CONTRIBUTIONS)
+    session = HostSession("schoene", [SeatInfo(f"B{i}", "random") for i in range(3)], seed)
     seen = {0: session.engine.view(session.state, 1)}
     while (pending := session.pending_bot()) is not None:
         session.submit(*pending)
         seen[session.state_no] = session.engine.view(session.state, 1)
     wire = msgpack.unpackb(msgpack.packb({"seen": seen, "record": session.record()}),
                            raw=False, strict_map_key=False)
-    reveal = {"seed": seed, "salt": salt, "record": wire["record"]}
-    return session, fairness.commitment(seed, salt), reveal, wire["seen"]
+    reveal = {"secret": secret, "salt": salt, "seed": seed, "contributions": CONTRIBUTIONS,
+              "fixed": False, "record": wire["record"]}
+    return session, fairness.commitment(secret, salt), reveal, wire["seen"]
 
 
 def test_an_honest_game_is_verified() -> None:
@@ -93,13 +99,18 @@ def test_an_honest_game_is_verified() -> None:
 
 def test_a_changed_seed_is_caught() -> None:
     session, committed, reveal, seen = played()
+    other = dict(reveal, secret=reveal["secret"] + 1)
+    verdict = fairness.verify(committed, other, 1, seen, session.result())
+    assert not verdict.ok and "commitment" in verdict.reason
+    # A seed that does not follow from the secret and the contributions.
     other = dict(reveal, seed=reveal["seed"] + 1)
     other["record"] = dict(reveal["record"], seed=other["seed"])
     verdict = fairness.verify(committed, other, 1, seen, session.result())
-    assert not verdict.ok and "commitment" in verdict.reason
-    # A host that commits honestly but deals from another seed is caught by the replay.
-    lying = played(seed=78)[2]
-    verdict = fairness.verify(committed, dict(lying, seed=reveal["seed"], salt=reveal["salt"]),
+    assert not verdict.ok and "does not follow" in verdict.reason
+    # A host that commits honestly but deals from another game is caught by the replay.
+    lying = played(secret=78)[2]
+    verdict = fairness.verify(committed, dict(lying, secret=reveal["secret"],
+                                              salt=reveal["salt"], seed=reveal["seed"]),
                               1, seen, session.result())
     assert not verdict.ok
 
@@ -126,7 +137,8 @@ def test_a_stacked_deck_is_caught_and_refused_at_a_networked_table() -> None:
     salt = fairness.new_salt()
     seen = {0: session.engine.view(session.state, 1)}
     session.run_bots()
-    reveal = {"seed": 5, "salt": salt, "record": session.record()}
+    reveal = {"secret": 5, "salt": salt, "seed": 5, "contributions": [], "fixed": True,
+              "record": session.record()}
     verdict = fairness.verify(fairness.commitment(5, salt), reveal, 1, seen, session.result())
     assert not verdict.ok and "fixed the deal" in verdict.reason
     with pytest.raises(ValueError, match="fix the deal"):

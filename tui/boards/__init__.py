@@ -15,6 +15,7 @@ _MODULES: dict[str, str] = {
     "zwergenamulett": "tui.boards.zwergenamulett",
     "skipbo_breakers": "tui.boards.skipbo_breakers",
     "schoko": "tui.boards.schoko",
+    "chez_geek": "tui.boards.chez_geek",
 }
 
 

@@ -11,23 +11,28 @@ How a board plugs in (see tui/boards/__init__.py for the registry):
   clicked card); plain ones are handled here, from keys and from the `ActionBar`;
 - override `offers()` to hide a move the game does not have this time (an expansion that is
   switched off), and `result_detail()` to show a player's cards etc. on the results screen;
-- write a module-level `describe(event, names, lang) -> str` for the event log.
+- write a module-level `describe(event, names, lang) -> str` for the event log;
+- override `describe_move(move)` if a hint ("h": what the expert would play, from this seat's
+  view, searched in a worker thread) should name a move better than its MOVE_KEYS label or
+  its fields do.
 """
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, TypedDict
 
 from textual.binding import Binding
 from textual.message import Message
 from textual.widget import Widget
 
+from engines import get_engine
 from engines.base import Move, View
 from tui.bindings import bindings_over
-from tui.i18n import localised_name, tr
+from tui.i18n import localised_name, register, tr
 from tui.widgets.actions import Action, ActionBar
 
 
@@ -47,6 +52,17 @@ class MoveKey:
 
 # How long a move that needs a second press waits for it.
 CONFIRM_SECONDS = 3.0
+# The key that asks the expert bot for a hint, in every game. It wins over a board's own use
+# of the letter (some boards bind "h" as a vim-style alias of ←, which keeps working).
+HINT_KEY = "h"
+
+
+def _without_hint_key(binding: Binding) -> Binding:
+    """`binding` without HINT_KEY among its keys, unless it is the hint binding itself."""
+    keys = binding.key.split(",")
+    if binding.action == "hint" or HINT_KEY not in keys:
+        return binding
+    return replace(binding, key=",".join(k for k in keys if k != HINT_KEY))
 
 
 def seat_name(names: Sequence[str], seat: object) -> str:
@@ -95,6 +111,9 @@ class Table:
     result: dict[str, Any] | None = None
     local_seats: tuple[int, ...] = field(default_factory=tuple)
     clock: dict[str, Any] | None = None  # an open interrupt window's countdown (net.windows)
+    # Whether "h" may ask the expert for a hint: always at a local table, at a networked one
+    # only when its host allows it.
+    hints: bool = True
 
     def name(self, seat: int | None) -> str:
         return seat_name(self.names, seat)
@@ -179,17 +198,20 @@ class GameBoard(Widget, can_focus=True):
 
     # -- shared machinery --------------------------------------------------------------------
     def key_bindings(self) -> list[Binding]:
-        return [
+        bindings = [
             Binding(k.keys, f"move({k.move!r})", tr(k.label), key_display=k.display or None)
             for k in self.MOVE_KEYS
         ]
+        if self.table.seat is not None and self.table.hints:
+            bindings.append(Binding(HINT_KEY, "hint", tr("board.hint")))
+        return bindings
 
     def own_bindings(self) -> list[Binding]:
         """`key_bindings()`, less the moves for a spectator: someone watching has no keys to
         press but those that only look."""
         bindings = self.key_bindings()
         if self.table.seat is not None:
-            return bindings
+            return [_without_hint_key(b) for b in bindings]
         return [b for b in bindings if b.action.partition("(")[0] in self.VIEW_ACTIONS]
 
     def actions(self) -> list[Action]:
@@ -245,7 +267,57 @@ class GameBoard(Widget, can_focus=True):
                 return
         self.post_message(self.MoveChosen(move))
 
+    # -- hints -------------------------------------------------------------------------------
+    def describe_move(self, move: Move | None) -> str:
+        """A move in words for a hint: its MOVE_KEYS label when it is a plain key move, else
+        its type and fields (a board may say it better)."""
+        if move is None:
+            return tr("board.hint_pass")
+        key = next((k for k in self.MOVE_KEYS if k.move == move.get("type")), None)
+        if key is not None and len(move) == 1:
+            return tr(key.label)
+        fields = [
+            " ".join(map(str, v)) if isinstance(v, list) else str(v)
+            for k, v in move.items()
+            if k != "type"
+        ]
+        return " ".join([str(move.get("type")), *fields])
+
+    def action_hint(self) -> None:
+        """Ask the expert what it would play from this seat, in a worker thread: the search
+        takes about a second and must not stop the table."""
+        table = self.table
+        if table.seat is None or not table.hints or not table.legal:
+            return
+        self.post_message(self.Hint(tr("board.hint_thinking")))
+        self.run_worker(
+            lambda: self._think(table), thread=True, exclusive=True, group="hint"
+        )
+
+    def _think(self, table: Table) -> None:
+        """The hint line for `table` (runs in a worker thread; posting a message is safe from
+        there). Only the view and the legal moves go in: the expert never sees more."""
+        eng = get_engine(table.view["game"])
+        rng = random.Random(table.state_no)
+        expert = eng.bots["expert"]
+        analysis = expert.analyse(table.view, table.legal, rng)  # type: ignore[attr-defined]
+        if analysis is None or not analysis.best.visits:
+            move = expert.decide(table.view, table.legal, rng)
+            self.post_message(self.Hint(tr("board.hint_plain", move=self.describe_move(move))))
+            return
+        best, *rest = analysis.choices
+        text = tr("board.hint_line", move=self.describe_move(best.move), win=round(best.win * 100))
+        if rest and rest[0].visits:
+            text += tr(
+                "board.hint_next",
+                move=self.describe_move(rest[0].move),
+                win=round(rest[0].win * 100),
+            )
+        self.post_message(self.Hint(text))
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "hint":
+            return self.table.hints and self.table.seat is not None and bool(self.table.legal)
         if action == "move" and parameters:
             move_type = str(parameters[0])
             if not self.offers(move_type):
@@ -256,3 +328,25 @@ class GameBoard(Widget, can_focus=True):
     def on_action_bar_chosen(self, event: ActionBar.Chosen) -> None:
         event.stop()
         self.action_move(event.name)
+
+
+register(
+    {
+        "en": {
+            "board.hint": "Hint",
+            "board.hint_thinking": "Hint: thinking…",
+            "board.hint_line": "Hint: {move}: {win}% to win",
+            "board.hint_next": ", next best {move}: {win}%",
+            "board.hint_plain": "Hint: {move}",
+            "board.hint_pass": "let it pass",
+        },
+        "de": {
+            "board.hint": "Tipp",
+            "board.hint_thinking": "Tipp: denke nach …",
+            "board.hint_line": "Tipp: {move}: {win} % Siegchance",
+            "board.hint_next": ", danach {move}: {win} %",
+            "board.hint_plain": "Tipp: {move}",
+            "board.hint_pass": "durchlassen",
+        },
+    }
+)

@@ -214,6 +214,8 @@ class GameScreen(TableScreen[None]):
             result=data.get("result"),
             local_seats=tuple(self.link.seats),
             clock=data.get("clock"),
+            # Hints are on at a local table; a networked host says whether it allows them.
+            hints=data.get("hints", self.link.code is None),
         )
         self.tables[seat] = table
         if self.latest is None or table.state_no >= self.latest.state_no:
@@ -322,10 +324,18 @@ class GameScreen(TableScreen[None]):
         self.app.push_screen(screen, self._after_results)
 
     def _after_results(self, choice: str | None) -> None:
+        """A rematch replaces this screen (a local one closes this table as the screen goes;
+        a networked one keeps the room); the menu closes the table first."""
         if choice == "rematch" and self.rematch is not None:
-            self.run_worker(self._close_then(self.rematch), group="link")
+            self.rematch()
         else:
             self.run_worker(self._close_then(self.dismiss), group="link")
+
+    def hand_over_link(self) -> None:
+        """The link goes on with another screen (the room's lobby, for a rematch): this one
+        stops listening and will not close it."""
+        self._link_closed = True
+        self.link.set_listener(lambda message: None)
 
     async def _close_then(self, then: Callable[[], Any]) -> None:
         await self.close_link()

@@ -17,7 +17,7 @@ from net.hosting import HostPlan, open_room
 from tui import boards, prefs
 from tui.i18n import tr
 from tui.screens.base import MAX_NAME, KeySpec, TableScreen
-from tui.screens.net_lobby import CSS, HostLobbyScreen, RoomLink
+from tui.screens.net_lobby import CSS, HostLobbyScreen, host_table
 
 
 def playable() -> list[str]:
@@ -107,9 +107,7 @@ class HostScreen(TableScreen[None]):
             room.host.set_timer(saved.timer)
             room.host.set_takeover(saved.takeover)
         if room.host.started:  # resumed: straight back to the table
-            from tui.netplay import NetGameScreen
-
-            self.app.switch_screen(NetGameScreen(RoomLink(room), room.host.engine.id))
+            self.app.switch_screen(host_table(room))
         else:
             self.app.switch_screen(HostLobbyScreen(room))
 

@@ -12,6 +12,7 @@ from textual.widgets import Button, Footer, Input, Static, Switch
 
 from net import codes
 from net.client import JoinError, RemoteLink
+from net.hosting import table_relay
 from tui import prefs
 from tui.i18n import tr
 from tui.screens.base import MAX_NAME, KeySpec, TableScreen
@@ -29,7 +30,8 @@ class JoinScreen(TableScreen[None]):
     def __init__(self, code: str = "", name: str = "", server: str | None = None,
                  watch: bool = False, *, auto: bool = False) -> None:
         super().__init__()
-        self.code, self.player, self.server, self.watch = code, name, server or "", watch
+        self.code, self.player, self.watch = code, name, watch
+        self.server = server or table_relay() or ""
         self.auto = auto
         self.error = ""
 

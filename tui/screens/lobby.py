@@ -18,7 +18,7 @@ from tui import boards, prefs
 from tui.i18n import tr
 from tui.screens.base import MAX_NAME, KeySpec, TableScreen
 
-BOT_LEVELS = ("random", "strong")  # each has its label "lobby.bot_<level>"
+BOT_LEVELS = ("random", "strong", "expert")  # each has its label "lobby.bot_<level>"
 SEAT_KINDS = ("person", *BOT_LEVELS)  # seat 0 is always "you"
 MAX_SEED = 2**63
 

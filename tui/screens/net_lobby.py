@@ -26,6 +26,7 @@ from tui.netplay import NetGameScreen, hosting_warning
 from tui.screens.base import KeySpec, TableScreen
 from tui.screens.game import LinkMessage
 from tui.screens.lobby import BOT_LEVELS
+from tui.screens.reclaim import ask_reclaim
 from tui.widgets import EventLog
 
 CSS = """
@@ -186,6 +187,8 @@ class NetLobby(TableScreen[None]):
             self.enter_game()
         elif kind == "connection" and data.get("state") == "closed":
             self.set_error(tr("net.connection.closed", message=data.get("message", "")))
+        elif kind == "reclaim" and isinstance(self, HostLobbyScreen):
+            ask_reclaim(self, self.host, data)
 
     def enter_game(self) -> None:
         raise NotImplementedError
@@ -242,6 +245,9 @@ class HostLobbyScreen(NetLobby):
                 yield Input(text, type="integer", id=field)
                 yield Static(tr(f"netlobby.{field}"), classes="netlobby-label")
         with Horizontal(classes="netlobby-row"):
+            yield Switch(bool(self.draft.get("hints", self.host.hints)), id="hints")
+            yield Static(tr("netlobby.hints"), classes="netlobby-label")
+        with Horizontal(classes="netlobby-row"):
             yield Button(tr("netlobby.apply"), id="apply")
             yield Button(tr("netlobby.start"), id="start", variant="success")
 
@@ -251,6 +257,7 @@ class HostLobbyScreen(NetLobby):
     async def prepare(self) -> None:
         """Listen, then read the room: whoever joined since this screen was made is missed
         by the listener but is in the seat list."""
+        self.host.attended = True  # a person here answers reclaims by name
         self.host.add_listener(self._listener)
         self.seats = self.host.seat_list()
         self.spectators = self.host.spectators()
@@ -263,7 +270,7 @@ class HostLobbyScreen(NetLobby):
 
     def harvest(self) -> None:
         super().harvest()
-        fields = [f"opt-{name}" for name in self.engine.options] + ["timer", "takeover"]
+        fields = [f"opt-{name}" for name in self.engine.options] + ["timer", "takeover", "hints"]
         for field in fields:
             self.draft[field] = self.query_one(f"#{field}", Input | Switch).value
 
@@ -318,6 +325,7 @@ class HostLobbyScreen(NetLobby):
                 self.host.set_option(name, value)
         self.host.set_timer(seconds["timer"])
         self.host.set_takeover(seconds["takeover"])
+        self.host.set_hints(self.query_one("#hints", Switch).value)
 
     async def say(self, text: str) -> None:
         self.host.send_chat(text)
@@ -327,7 +335,12 @@ class HostLobbyScreen(NetLobby):
             return
         self._gone = True
         self.stop_listening()
-        self.app.switch_screen(NetGameScreen(RoomLink(self.room), self.engine_id))
+        self.app.switch_screen(host_table(self.room))
+
+
+def host_table(room: Room) -> NetGameScreen:
+    """The host's table for `room`; its rematch reopens the room's lobby."""
+    return NetGameScreen(RoomLink(room), room.host.engine.id, lobby=lambda: HostLobbyScreen(room))
 
 
 class RoomLink(HostLink):
@@ -337,6 +350,7 @@ class RoomLink(HostLink):
         super().__init__(room.host)
         self.room = room
         self.code = room.host.code
+        room.host.attended = True  # a person at this table answers reclaims by name
 
     async def close(self) -> None:
         await super().close()
@@ -380,4 +394,7 @@ class PeerLobbyScreen(NetLobby):
         if self._gone:
             return
         self._gone = True
-        self.app.switch_screen(NetGameScreen(self.link, self.engine_id))
+        link, engine_id = self.link, self.engine_id
+        self.app.switch_screen(
+            NetGameScreen(link, engine_id, lobby=lambda: PeerLobbyScreen(link, engine_id))
+        )

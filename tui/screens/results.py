@@ -79,6 +79,12 @@ class ResultsScreen(TableScreen[str]):
                 yield Button(tr("results.menu"), id="menu", variant="primary", compact=True)
         yield Footer()
 
+    def offer_rematch(self) -> None:
+        """The host reopened the room after the screen was drawn: a rematch is on offer now."""
+        self.can_rematch = True
+        self.refresh(recompose=True)
+        self.refresh_bindings()
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return self.can_rematch if action == "rematch" else True
 

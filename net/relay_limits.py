@@ -1,0 +1,82 @@
+"""What a relay allows: the limits (tests tighten them, docs/protocol.md lists the defaults)
+and the bookkeeping that enforces the ones spanning connections: wrong codes per address and
+rooms per address."""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from net.protocol import MAX_FRAME
+
+
+@dataclass
+class Limits:
+    max_frame: int = MAX_FRAME  # bytes per frame from a peer
+    host_max_frame: int = 4 * MAX_FRAME  # a host's "send" may batch several views
+    rate: float = 50.0  # frames per second a peer may send, sustained
+    burst: float = 100.0  # ... and in a burst
+    host_rate: float = 5000.0
+    host_burst: float = 10000.0
+    flood_close: int = 200  # frames dropped in a row before the connection is closed
+    players: int = 16  # connections per room that may take a seat (owners not counted)
+    spectators: int = 16  # connections per room that only watch
+    max_rooms: int = 10000
+    rooms_per_address: int = 50
+    hello_timeout: float = 10.0  # seconds to send "open" or "join" after connecting
+    idle_timeout: float = 3600.0  # seconds without a frame or a pong before closing
+    room_grace: float = 900.0  # seconds a room somebody joined waits for a lost host
+    unused_grace: float = 10.0  # ... and a room nobody ever joined
+    ping_interval: float | None = 20.0
+    ping_timeout: float | None = 20.0
+    close_timeout: float = 2.0
+    peer_buffer: int = 1024 * 1024  # bytes queued for a peer before it is cut as too slow
+    host_buffer: int = 8 * 1024 * 1024
+    sweep_every: float = 5.0
+    wrong_code_free: int = 5  # wrong codes per address per window before slowing down
+    wrong_code_window: float = 60.0
+    wrong_code_delay: float = 0.5  # first delay; doubles with every further wrong code
+    wrong_code_max_delay: float = 10.0
+
+
+class WrongCodeGuard:
+    """Slows down addresses that keep trying codes: after a few misses every further wrong
+    answer to that address waits, doubling each time, so guessing 40-bit codes is hopeless.
+    Only wrong answers wait: a right code is never held up by others' guesses, which matters
+    on a shared machine where everybody is 127.0.0.1."""
+
+    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
+        self.limits = limits
+        self.clock = clock
+        self._misses: dict[str, deque[float]] = {}
+
+    def _recent(self, addr: str) -> int:
+        misses = self._misses.get(addr)
+        if not misses:
+            return 0
+        horizon = self.clock() - self.limits.wrong_code_window
+        while misses and misses[0] < horizon:
+            misses.popleft()
+        if not misses:
+            del self._misses[addr]
+            return 0
+        return len(misses)
+
+    def delay(self, addr: str) -> float:
+        """How long the next wrong answer to `addr` waits."""
+        over = self._recent(addr) - self.limits.wrong_code_free
+        if over < 0:
+            return 0.0
+        return min(self.limits.wrong_code_max_delay, self.limits.wrong_code_delay * 2**over)
+
+    def miss(self, addr: str) -> float:
+        """Count a wrong code; returns how long this answer waits."""
+        wait = self.delay(addr)
+        self._misses.setdefault(addr, deque()).append(self.clock())
+        return wait
+
+    def prune(self) -> None:
+        for addr in list(self._misses):
+            self._recent(addr)

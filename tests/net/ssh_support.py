@@ -1,0 +1,166 @@
+"""A player at an SSH table, for tests: asyncssh's client on 127.0.0.1 feeding a `pyte` terminal
+emulator, so a test reads the screen the player would see (not the escape codes) and types
+keys the way a terminal sends them."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import asyncssh
+import pyte
+
+from net.sshd import SshTable
+
+TIMEOUT = 30.0
+OpenTable = Callable[..., Awaitable[SshTable]]  # the `open_table` fixture (conftest.py)
+
+# What a terminal sends for the keys the tests press.
+KEYS = {
+    "enter": b"\r", "tab": b"\t", "escape": b"\x1b", "space": b" ",
+    "up": b"\x1b[A", "down": b"\x1b[B", "right": b"\x1b[C", "left": b"\x1b[D",
+    "f4": b"\x1bOS", "f5": b"\x1b[15~", "ctrl+q": b"\x11", "ctrl+z": b"\x1a",
+}
+
+
+class Player(asyncssh.SSHClientSession[bytes]):
+    """One SSH session: what it drew (`screen`), what it said on stderr, how it ended."""
+
+    def __init__(self, cols: int, rows: int, input_ends: bool = False) -> None:
+        self.screen = pyte.Screen(cols, rows)
+        self.stream = pyte.ByteStream(self.screen)
+        self.raw = bytearray()
+        self.stderr = b""
+        self.status: int | None = None
+        self.closed = asyncio.Event()
+        self._changed = asyncio.Event()
+        self.conn: asyncssh.SSHClientConnection | None = None
+        self.chan: asyncssh.SSHClientChannel[bytes] | None = None
+        self.input_ends = input_ends
+
+    # -- asyncssh callbacks --------------------------------------------------------------------
+    def connection_made(self, chan: asyncssh.SSHClientChannel[bytes]) -> None:  # type: ignore[override]
+        """With `input_ends`, the input ends before the shell or command is even asked for,
+        as OpenSSH does with `< /dev/null`."""
+        if self.input_ends:
+            chan.write_eof()
+
+    def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
+        if datatype == asyncssh.EXTENDED_DATA_STDERR:
+            self.stderr += data
+        else:
+            self.raw += data
+            self.stream.feed(data)
+        self._changed.set()
+
+    def exit_status_received(self, status: int) -> None:
+        self.status = status
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed.set()
+        self._changed.set()
+
+    # -- reading the screen --------------------------------------------------------------------
+    def text(self) -> str:
+        return "\n".join(line.rstrip() for line in self.screen.display)
+
+    def line(self, row: int) -> str:
+        return self.screen.display[row]
+
+    def find(self, text: str) -> tuple[int, int] | None:
+        """(column, row) where `text` starts on the screen."""
+        for row, line in enumerate(self.screen.display):
+            col = line.find(text)
+            if col >= 0:
+                return col, row
+        return None
+
+    def reversed_text(self) -> str:
+        """The characters drawn in reverse video (Textual's focused button)."""
+        screen = self.screen
+        return "\n".join(
+            "".join(screen.buffer[row][col].data for col in range(screen.columns)
+                    if screen.buffer[row][col].reverse).strip()
+            for row in range(screen.lines))
+
+    async def wait_for(self, check: Callable[[], Any] | str, what: str = "",
+                       timeout: float = TIMEOUT) -> Any:
+        """The first true value of `check` (or the position of a text) as the screen changes."""
+        test: Callable[[], Any] = (lambda: self.find(check)) if isinstance(check, str) else check
+        try:
+            async with asyncio.timeout(timeout):
+                while True:
+                    self._changed.clear()
+                    found = test()
+                    if found:
+                        return found
+                    if self.closed.is_set():
+                        raise AssertionError("the session closed")
+                    await self._changed.wait()
+        except (TimeoutError, AssertionError) as exc:
+            raise AssertionError(
+                f"gave up waiting for {what or check!r} ({exc or 'timeout'}); screen:\n"
+                f"{self.text()}\nstderr: {self.stderr!r}") from None
+
+    async def wait_closed(self, timeout: float = TIMEOUT) -> None:
+        await asyncio.wait_for(self.closed.wait(), timeout)
+
+    # -- typing --------------------------------------------------------------------------------
+    def press(self, *keys: str) -> None:
+        assert self.chan is not None
+        for key in keys:
+            self.chan.write(KEYS.get(key, key.encode()))
+
+    def resize(self, cols: int, rows: int) -> None:
+        assert self.chan is not None
+        self.screen.resize(rows, cols)
+        self.chan.change_terminal_size(cols, rows)
+
+    async def hang_up(self) -> None:
+        """Drop the connection without a goodbye, as a lost network would."""
+        assert self.conn is not None
+        self.conn.abort()
+        await self.wait_closed()
+
+    async def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            await self.conn.wait_closed()
+
+
+class _Answers(asyncssh.SSHClient):
+    """Takes part in keyboard-interactive login as OpenSSH does (asyncssh's client only does
+    so when it has a password): how a client without keys gets into an open table."""
+
+    def kbdint_auth_requested(self) -> str:
+        return ""
+
+
+async def connect(port: int, username: str, *, key: asyncssh.SSHKey | None = None,
+                  command: str | None = None, pty: bool = True, size: tuple[int, int] = (100, 30),
+                  env: dict[str, str] | None = None, password: str | None = None,
+                  input_ends: bool = False) -> Player:
+    """Log in (with `key`, else keyless) and open a session, with a terminal unless `pty` is
+    False, its input ended at once if `input_ends` (`< /dev/null`); returns the player once
+    the session is open."""
+    conn = await asyncssh.connect(
+        "127.0.0.1", port, username=username, known_hosts=None, config=None, agent_path=None,
+        client_keys=[key] if key is not None else None, password=password,
+        preferred_auth="publickey,password,keyboard-interactive", client_factory=_Answers,
+    )
+    player = Player(*size, input_ends=input_ends)
+    player.conn = conn
+    terminal: dict[str, Any] = (
+        {"term_type": "xterm-256color", "term_size": size} if pty else {})
+    player.chan, _ = await conn.create_session(
+        lambda: player, command, encoding=None, env=env or {}, **terminal)
+    return player
+
+
+def code_on(player: Player) -> str | None:
+    """The join code the host's lobby shows."""
+    found = re.search(r"join ([0-9A-Z]{4}-[0-9A-Z]{4})", player.text())
+    return found.group(1) if found else None
+

@@ -1,0 +1,119 @@
+"""Playing at an SSH table: two players over SSH share one game on the table's relay, driven
+with keys and read from their screens; a player whose connection drops gets the seat back by
+connecting again with the same key."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+import asyncssh
+from ssh_support import OpenTable, Player, code_on, connect
+
+from net.hosting import HostPlan, open_room
+from net.relay import Relay
+
+TURNS = 200  # more than any game of Schöne Sch#!?e takes when every person takes the card
+
+
+def cards_left(player: Player) -> str:
+    found = re.search(r"\d+ more cards? to come|the last card", player.text())
+    return found.group(0) if found else ""
+
+
+async def play_by_taking(players: list[Player]) -> None:
+    """Whoever's top line says it is their turn takes the card, until the results show."""
+    for _ in range(TURNS):
+        if all("Results" in p.text() for p in players):
+            return
+        waiting = [p for p in players if "Your turn" in p.line(0)]
+        for player in waiting:
+            before = cards_left(player)
+            player.press("t")
+            await player.wait_for(
+                lambda p=player, b=before: "Results" in p.text() or cards_left(p) not in ("", b),
+                "the next card after a take")
+        if not waiting:
+            await asyncio.sleep(0.05)
+    raise AssertionError("the game did not end:\n" + "\n\n".join(p.text() for p in players))
+
+
+async def test_two_ssh_players_host_and_join_a_game_with_a_bot_to_the_results(
+    open_table: OpenTable, relay: Relay,
+) -> None:
+    table = await open_table()
+    ada = await connect(table.port, "ada")
+    bob: Player | None = None
+    try:
+        await ada.wait_for("Host a game", "the menu")
+        ada.press("down", "enter")
+        await ada.wait_for(relay.url, "the host form naming the table's relay")
+        ada.press("f5")
+        code = await ada.wait_for(lambda: code_on(ada), "the join code")
+        ada.press("tab")  # the first empty seat's "+ Bot"
+        await ada.wait_for(lambda: "+ Bot" in ada.reversed_text(), "+ Bot focused")
+        ada.press("enter")
+        await ada.wait_for("Bot 2", "a bot in seat 2")
+        bob = await connect(table.port, "bob", command=f"join {code.lower()}")
+        await bob.wait_for("Waiting for the host to start", "bob's lobby")
+        await ada.wait_for("bob", "bob in the host's lobby")
+        ada.press("f5")
+        await ada.wait_for(f"room {code}", "ada's table")
+        await bob.wait_for(f"room {code}", "bob's table")
+        await play_by_taking([ada, bob])
+        await bob.wait_for("Shuffles verified", "bob's check of the host's shuffle")
+        for player in (ada, bob):
+            assert "★ winner" in player.text()
+            assert all(name in player.text() for name in ("ada", "bob", "Bot 2"))
+        bob.press("ctrl+q")
+        await bob.wait_closed()
+        assert bob.status == 0
+    finally:
+        for player in (ada, bob):
+            if player is not None:
+                await player.close()
+
+
+async def test_a_dropped_player_gets_the_seat_back_with_the_same_key(
+    open_table: OpenTable, relay: Relay,
+) -> None:
+    """The room's host plays no seat and has nobody at its terminal, so it gives a seat back
+    only for the seat's token: the one kept in the player's own data directory."""
+    table = await open_table()
+    room = await open_room(HostPlan("schoene", 3, server=relay.url))
+    host = room.host
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    players: list[Player] = []
+    try:
+        bob = await connect(table.port, "bob", key=key, command=f"join {host.display_code}")
+        players.append(bob)
+        await bob.wait_for("Waiting for the host to start", "bob's lobby")
+        host.add_bot()
+        host.add_bot()
+        host.start()
+        await bob.wait_for(f"room {host.display_code}", "bob's table")
+
+        await bob.hang_up()
+        await until(lambda: not host.seat_list()[0]["connected"], "bob away")
+        again = await connect(table.port, "bob", key=key, command=f"join {host.display_code}")
+        players.append(again)
+        await again.wait_for(f"room {host.display_code}", "bob back at the table")
+        await until(lambda: host.seat_list()[0]["connected"], "bob's seat connected again")
+        assert [s["name"] for s in host.seat_list()].count("bob") == 1
+
+        # The same name with another key is someone else: no token, no seat.
+        other = await connect(table.port, "bob", key=asyncssh.generate_private_key("ssh-ed25519"),
+                              command=f"join {host.display_code}")
+        players.append(other)
+        await other.wait_closed()
+        assert other.status == 2 and "cannot join" in other.text(), other.text()
+    finally:
+        for player in players:
+            await player.close()
+        await room.close()
+
+
+async def until(check: object, what: str, timeout: float = 20.0) -> None:
+    async with asyncio.timeout(timeout):
+        while not check():  # type: ignore[operator]
+            await asyncio.sleep(0.05)

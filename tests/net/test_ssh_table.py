@@ -1,0 +1,199 @@
+"""The built-in SSH server over real sockets on 127.0.0.1, read through a terminal emulator:
+the menu in the player's terminal, resizing, refusals, limits, and who a player is."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import asyncssh
+import pytest
+from ssh_support import OpenTable, connect
+
+from net import sshd
+from net.relay import Relay
+from net.sshd import SshConfig, SshTable, Visitor, command_args
+from net.sshd_access import Access, identity, player_name
+from net.sshd_limits import AddressRate
+from net.sshd_pty import TERMINAL_RESET
+
+BOX_WIDTH = 44  # the menu's title box, centred on the screen
+
+
+async def test_a_terminal_session_gets_the_menu_and_redraws_when_resized(
+    open_table: OpenTable,
+) -> None:
+    table = await open_table()
+    ada = await connect(table.port, "ada", size=(100, 30), env={"COLORTERM": "truecolor"})
+    try:
+        await ada.wait_for("Host a game", "the main menu")
+        col, _ = await ada.wait_for("╔", "the title box")
+        assert col == (100 - BOX_WIDTH) // 2
+        # Colours follow the client's COLORTERM: 24-bit colours are sent.
+        assert b"\x1b[38;2;" in ada.raw
+        ada.resize(80, 24)
+        await ada.wait_for(lambda: ada.find("╔") == ((80 - BOX_WIDTH) // 2, ada.find("╔")[1]),
+                           "the menu drawn at 80 columns")
+        # Ctrl-Z does not stop the app: it still answers keys. The SSH user name is the
+        # player's name in the host form.
+        ada.press("ctrl+z", "down", "enter")
+        await ada.wait_for("Host a networked game", "the host form")
+        await ada.wait_for("ada", "the name in the host form")
+        ada.press("ctrl+q")
+        await ada.wait_closed()
+        assert ada.status == 0
+    finally:
+        await ada.close()
+
+
+async def test_a_session_without_a_terminal_is_told_to_use_ssh_t(open_table: OpenTable) -> None:
+    table = await open_table()
+    for command, input_ends in ((None, False), ("join K7QX-9MPA", True)):
+        piped = await connect(table.port, "ada", pty=False, command=command,
+                              input_ends=input_ends)
+        await piped.wait_closed()
+        assert piped.status == 1
+        assert piped.stderr.count(b"\n") == 1
+        assert b"needs a terminal: connect with `ssh -t`" in piped.stderr
+    assert not table.sessions
+
+
+async def test_a_command_other_than_join_or_watch_is_refused_with_the_allowed_ones(
+    open_table: OpenTable,
+) -> None:
+    table = await open_table()
+    shell = await connect(table.port, "mallory", command="bash -i")
+    await shell.wait_closed()
+    assert shell.status == 1 and shell.stderr.count(b"\n") == 1
+    assert b"'bash -i' is not something this table does" in shell.stderr
+    assert b"`join CODE`" in shell.stderr and b"`watch CODE`" in shell.stderr
+    wrong = await connect(table.port, "ada", command="join K7QX-9MP!")
+    await wrong.wait_closed()
+    assert wrong.status == 1 and b"is not a join code" in wrong.stderr
+    assert not table.sessions
+
+
+async def test_the_table_takes_no_more_sessions_than_its_limit(open_table: OpenTable) -> None:
+    table = await open_table(max_sessions=1)
+    ada = await connect(table.port, "ada")
+    try:
+        await ada.wait_for("Host a game", "the main menu")
+        bob = await connect(table.port, "bob")
+        await bob.wait_closed()
+        assert bob.status == 1
+        assert b"this table is full (1 session at once); try again later" in bob.stderr
+        assert "Host a game" not in bob.text()
+    finally:
+        await ada.close()
+
+
+async def test_an_address_gets_only_so_many_new_sessions_a_minute(open_table: OpenTable) -> None:
+    table = await open_table(per_minute=2)
+    lines = []
+    for _ in range(3):
+        knock = await connect(table.port, "ada", pty=False)
+        await knock.wait_closed()
+        lines.append(knock.stderr)
+    assert all(b"needs a terminal" in line for line in lines[:2])
+    assert lines[2] == (b"tabletop-tui: too many new sessions from 127.0.0.1: at most 2 a "
+                        b"minute; wait a minute and try again\n")
+
+
+def test_the_rate_forgets_an_address_after_a_minute() -> None:
+    now = [0.0]
+    rate = AddressRate(2, clock=lambda: now[0])
+    assert rate.allow("a") and rate.allow("a") and not rate.allow("a")
+    assert rate.allow("b")  # another address has its own count
+    now[0] = 30.0
+    assert not rate.allow("a")  # knocking again while refused keeps it refused
+    now[0] = 91.0
+    assert rate.allow("a")
+
+
+async def test_a_closed_table_lets_in_listed_keys_or_the_password_only(
+    open_table: OpenTable, tmp_path: Path,
+) -> None:
+    listed = asyncssh.generate_private_key("ssh-ed25519")
+    stranger = asyncssh.generate_private_key("ssh-ed25519")
+    keys_file = tmp_path / "authorized_keys"
+    keys_file.write_bytes(listed.export_public_key())
+    table = await open_table(Access.load(str(keys_file), "s3cret"))
+    with pytest.raises(asyncssh.PermissionDenied):
+        await connect(table.port, "eve", key=stranger, pty=False)
+    with pytest.raises(asyncssh.PermissionDenied):
+        await connect(table.port, "eve", password="guess", pty=False)
+    for way in ({"key": listed}, {"password": "s3cret"}):
+        inside = await connect(table.port, "ada", pty=False, **way)  # type: ignore[arg-type]
+        await inside.wait_closed()
+        assert b"needs a terminal" in inside.stderr  # past the door
+
+
+def test_bad_access_options_say_what_is_wrong(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="cannot read the SSH keys file"):
+        Access.load(str(tmp_path / "missing"), None)
+    garbage = tmp_path / "keys"
+    garbage.write_text("not a key\n")
+    with pytest.raises(ValueError, match="not in authorized_keys format"):
+        Access.load(str(garbage), None)
+    with pytest.raises(ValueError, match="non-empty password"):
+        Access.load(None, "")
+
+
+def test_the_allowed_commands() -> None:
+    assert command_args("") == []
+    assert command_args("join k7qx9mpa") == ["join", "K7QX-9MPA"]
+    assert command_args("watch K7QX-9MPA") == ["join", "K7QX-9MPA", "--watch"]
+    for bad in ("rm -rf /", "join", "join A B", "play schoene", "watch 'unclosed"):
+        with pytest.raises(ValueError, match="allowed: no command for the menu"):
+            command_args(bad)
+
+
+def test_identity_is_the_key_else_the_name() -> None:
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    assert identity(key, "ada") == identity(key, "someone else")
+    assert identity(None, "Ada") == identity(None, "ada") != identity(None, "bob")
+    assert identity(key, "ada") != identity(None, "ada")
+    assert player_name("ada\x1b[31m\n") == "ada[31m"
+    assert player_name("\x00\t") == "player" and len(player_name("x" * 99)) == 32
+
+
+async def test_a_child_gets_the_clients_terminal_and_its_own_directories(
+    relay: Relay,
+) -> None:
+    table = SshTable(SshConfig(0), relay.url)
+    ada = Visitor("192.0.2.1", "ada", asyncssh.generate_private_key("ssh-ed25519"))
+    env = table.child_env(ada, "xterm-kitty", {"COLORTERM": "truecolor", "LANG": "de_DE.UTF-8",
+                                                "LD_PRELOAD": "/tmp/evil.so", "LC_ALL": "$(x)"})
+    assert env["TERM"] == "xterm-kitty" and env["COLORTERM"] == "truecolor"
+    assert env["LANG"] == "de_DE.UTF-8"
+    assert "LD_PRELOAD" not in env and "LC_ALL" not in env
+    assert "LINES" not in env and "COLUMNS" not in env  # they would pin the window's size
+    assert env["USER"] == "ada" and env[sshd.TABLE_RELAY_ENV] == relay.url
+    home = Path(env["TABLETOP_TUI_HOME"])
+    assert home.parent.name == ada.identity and home.is_dir()
+    assert Path(env["TABLETOP_TUI_CONFIG"]).parent == home.parent
+    assert table.child_env(ada, "vt100; rm -rf", {})["TERM"] == sshd.DEFAULT_TERM
+    assert table.child_argv(["join", "K7QX-9MPA"])[-2:] == ["--server", relay.url]
+
+
+async def test_a_session_without_a_key_pressed_is_closed_with_a_line(
+    open_table: OpenTable,
+) -> None:
+    table = await open_table(idle_minutes=1 / 60)
+    ada = await connect(table.port, "ada")
+    await ada.wait_for("Host a game", "the main menu")
+    await ada.wait_closed()
+    assert ada.status == 1
+    assert ada.stderr.endswith(b"tabletop-tui: closed after 1 second without a key pressed; "
+                               b"connect again to go on\r\n")
+    # The player's terminal is put back: out of the app's screen, cursor shown, mouse off.
+    assert ada.stderr.startswith(TERMINAL_RESET)
+    assert not table.sessions
+
+
+async def test_a_login_that_never_asks_for_a_session_is_closed(open_table: OpenTable) -> None:
+    table = await open_table(login_timeout=0.5)
+    conn = await asyncssh.connect("127.0.0.1", table.port, username="idle", known_hosts=None,
+                                  config=None, agent_path=None, client_keys=None,
+                                  password="unused", preferred_auth="keyboard-interactive")
+    await asyncio.wait_for(conn.wait_closed(), 10)

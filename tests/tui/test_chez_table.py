@@ -1,0 +1,341 @@
+"""Chez Geek at the table, driven with keys as a player would: a stacked game to the results
+screen, the interrupt banner (a cancel played through it, a let-go by key, the countdown closing
+it), choosing a target with a way back, a card's full text, and the board at 80×24 and 160×50."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.widgets import Input, Static, Switch
+from tui_helpers import MAX_STEPS, local_link, open_lobby, settle, wait_for_board
+
+from engines import get_engine
+from tui.app import TabletopApp, local_app
+from tui.boards.base import Table
+from tui.boards.chez_geek import Board
+from tui.boards.chez_geek.banner import Banner, Countdown
+from tui.boards.chez_geek.hand import Hand
+from tui.boards.chez_geek.info import CardInfo
+from tui.boards.chez_geek.picker import Picker
+from tui.boards.chez_geek.rooms import RoomLine
+from tui.help import rules_text
+from tui.screens.handoff import HandoffScreen
+from tui.screens.results import ResultsScreen
+
+GAME = "chez_geek"
+ENGINE = get_engine(GAME)
+DECK: list[str] = [cid for cid, card in ENGINE.cards.items() for _ in range(card.copies)]
+# The jobs of a game of three or more (Slacker and Drummer are for two, or left out).
+JOBS = ["hiwi", "web_designer", "arbeitsdrohne", "versuchskaninchen", "support_hotline",
+        "zeitarbeiter", "kellner"]
+HARMLESS = ["bier", "pizza", "nachos", "gullys", "ultra_slims"]
+
+
+def stack(*top: str) -> list[str]:
+    """The whole deck with `top` first (seat 0's hand, seat 1's hand, then the draw pile)."""
+    rest = Counter(DECK)
+    rest.subtract(Counter(top))
+    assert min(rest.values()) >= 0, "a card is stacked more often than the deck has it"
+    return [*top, *sorted(rest.elements())]
+
+
+def text_of(widget: Static) -> str:
+    return str(widget.render())
+
+
+async def board_of(pilot: Pilot[None]) -> Board:
+    board = await wait_for_board(pilot)
+    assert isinstance(board, Board)
+    return board
+
+
+async def until(pilot: Pilot[None], check: Any, what: str) -> Board:
+    """Pause until `check(board)` holds for the board on show."""
+    for _ in range(MAX_STEPS):
+        await pilot.pause()
+        found = pilot.app.screen.query(Board)
+        if found and check(found.first()):
+            return found.first()
+    raise AssertionError(f"never: {what}")
+
+
+async def test_a_stacked_game_played_with_keys_reaches_the_results() -> None:
+    # Seat 0 (the Slacker) calls two partners and Meister der Spiele, then plays three
+    # Rollenspiel (2 + 1 bonus each): 3 + 3 + 2 + 9 = 17 of a goal of 15. The bot holds Things.
+    mine = ["lebensabschnittspartner", "lebensabschnittspartner", "meister_der_spiele",
+            "rollenspiel", "rollenspiel"]
+    options = {
+        "stack": stack(*mine, *HARMLESS, "rollenspiel"),
+        "jobs": ["slacker", "drummer", *JOBS],
+        "two_player_jobs_dealt": True,
+        "first": 0,
+        "dice": [6, 6, 6],
+    }
+    app = local_app(GAME, 1, 1, "strong", seed=1, options=options, lang="en", bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda b: b.table.view["phase"] == "call"
+                            and b.table.legal, "the call phase")
+        session = local_link(app).session
+        for _ in range(3):
+            await until(pilot, lambda b: any(m["type"] == "call" for m in b.table.legal),
+                                "a call to make")
+            await pilot.press("enter")  # the card at the cursor: whose room?
+            picker = await until(pilot, lambda b: b.picker is not None, "the room picker")
+            assert isinstance(picker.picker, Picker)
+            await pilot.press("1")  # your room comes first
+        board = await until(pilot, lambda b: len(b.table.view["players"][0]["room"]) == 3,
+                            "three persons in the room")
+        assert "⚅ 6 You: a call" in text_of(board.query_one("#status", Static))  # the dice
+        await pilot.press("e")  # to free time
+        for _ in range(3):
+            await until(pilot, lambda b: any(m["type"] == "activity" for m in b.table.legal),
+                        "an activity to play")
+            await pilot.press("enter")
+        for _ in range(MAX_STEPS):
+            await pilot.pause()
+            if isinstance(pilot.app.screen, ResultsScreen):
+                break
+        else:
+            raise AssertionError("the game did not reach the results screen")
+        result = session.result()
+        assert result["winners"] == [0] and result["scores"][0] == 17
+        assert [m["type"] for s, m in session.moves if s == 0].count("activity") == 3
+
+
+def banner_options(window_seconds: int) -> dict[str, Any]:
+    """The bot in seat 1 (HiWi) starts and calls persons into its own room; seat 0, at the
+    keys, holds two cancels that stop a person."""
+    bot = ["enthusiast", "meister_der_spiele", "tv_queen", "uebergeek", "partyloewe"]
+    me = ["pech_gehabt", "worueber_geredet", "bier", "pizza", "nachos"]
+    return {
+        "stack": stack(*me, *bot, "lebensabschnittspartner"),
+        "jobs": ["web_designer", "hiwi", *JOBS[2:]],
+        "first": 1,
+        "dice": [6] * 12,
+        "window_seconds": window_seconds,
+    }
+
+
+def response_window(board: Board) -> bool:
+    window = board.table.view["window"]
+    return window is not None and window["kind"] == "response" and 0 in board.table.view["to_act"]
+
+
+def reaction_window(board: Board) -> bool:
+    window = board.table.view["window"]
+    return window is not None and window["kind"] == "reaction" and 0 in board.table.view["to_act"]
+
+
+async def test_the_banner_answers_with_a_cancel_and_lets_go_by_key() -> None:
+    app = local_app(GAME, 1, 1, seed=2, options=banner_options(60), lang="en", bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        board = await until(pilot, reaction_window, "the window at the start of Call persons")
+        session = local_link(app).session
+        banner = board.query_one(Banner)
+        assert "Bot 1 starts Call persons" in text_of(banner)
+        assert "nothing of yours fits" in text_of(banner)
+        await pilot.press("p")  # let it go, by key
+        board = await until(pilot, response_window, "the bot's first call")
+        text = text_of(board.query_one(Banner))
+        assert "Bot 1 calls Mr. Enthusiastic in" in text
+        assert "you can answer: Sucks to Be You, What Were We Talking About?" in text
+        assert " s" in text.splitlines()[1]  # the countdown
+        await pilot.press("a")  # two cards can answer: which one?
+        board = await until(pilot, lambda b: b.picker is not None, "the answers to choose from")
+        await pilot.press("1")
+        await until(pilot, lambda b: not response_window(b) or b.table.view["pending"][-1][
+            "cards"] != ["enthusiast"], "the cancel")
+        cancels = [(s, m) for s, m in session.moves if m["type"] == "cancel"]
+        assert cancels == [(0, {"type": "cancel", "card": "pech_gehabt"})]
+        assert any(e["kind"] == "cancelled" and e["by"] == 0 for e in session.log)
+        board = await until(pilot, response_window, "the bot's next call")
+        assert board.table.view["pending"][-1]["cards"] == ["meister_der_spiele"]
+        await pilot.press("p")  # let the call go: the person comes in
+        await until(pilot, lambda b: any(e["card"] == "meister_der_spiele"
+                                         for e in b.table.view["players"][1]["room"]),
+                    "the called person in the bot's room")
+        let_go = [e for e in session.log if e["kind"] == "let_go" and e["window"] == "response"]
+        assert let_go and let_go[-1]["item"]["cards"] == ["meister_der_spiele"]
+
+
+async def test_the_countdown_lets_the_window_go_for_a_silent_player() -> None:
+    app = local_app(GAME, 1, 1, seed=2, options=banner_options(1), lang="en", bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, reaction_window, "the window at the start of Call persons")
+        session = local_link(app).session
+        # Nobody presses a key: the countdown closes every window for seat 0, as passes.
+        await until(pilot, lambda b: any(e["card"] == "enthusiast"
+                                         for e in b.table.view["players"][1]["room"]),
+                    "the bot's call let through by the countdown")
+        mine = [m for s, m in session.moves if s == 0]
+        assert mine and all(m == {"type": "pass"} for m in mine)
+        assert any(e["kind"] == "let_go" and e["window"] == "response" for e in session.log)
+
+
+async def test_choosing_a_room_has_a_way_back_and_takes_a_click() -> None:
+    mine = ["lebensabschnittspartner", "enthusiast", "schwarzbier", "white_russian", "dromedar"]
+    options = {"stack": stack(*mine, *HARMLESS, "tv_queen"), "first": 0, "dice": [6] * 6,
+               "jobs": JOBS}
+    app = local_app(GAME, 1, 1, seed=4, options=options, lang="en", bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        board = await until(pilot, lambda b: any(m["type"] == "call" for m in b.table.legal),
+                            "the call phase")
+        session = local_link(app).session
+        await pilot.press("i")  # the card at the cursor, in full
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, CardInfo)
+        assert "Significant Other" in str(pilot.app.screen.query_one("#info-title").render())
+        await pilot.press("escape")
+        await settle(pilot)
+        board = await board_of(pilot)
+        await pilot.press("enter")
+        board = await until(pilot, lambda b: b.picker is not None, "the room picker")
+        assert not board.query_one(Hand).display
+        await pilot.press("escape")  # back: nothing was played
+        board = await until(pilot, lambda b: b.picker is None, "the picker closed")
+        assert board.query_one(Hand).display and not [m for s, m in session.moves if s == 0]
+        await pilot.press("down", "enter")  # the enthusiast this time
+        board = await until(pilot, lambda b: b.picker is not None, "the room picker")
+        await pilot.click("#picker", offset=(4, 2))  # the second room: the bot's
+        await until(pilot, lambda b: any(s == 0 for s, _ in session.moves), "the call")
+        assert next(m for s, m in session.moves if s == 0) == {
+            "type": "call", "card": "enthusiast", "to": 1}
+
+
+async def test_the_flat_fits_80x24_and_opens_up_in_a_large_window() -> None:
+    for size, lines in (((80, 24), 1), ((160, 50), 3)):
+        app = local_app(GAME, 1, 5, seed=5, lang="en", bot_delay=0,
+                        options={"window_seconds": 60})
+        async with app.run_test(size=size) as pilot:
+            board = await until(pilot, lambda b: b.table.view["turn_no"] >= 1, "a table")
+            await settle(pilot)
+            screen = pilot.app.screen.region
+            rooms = list(board.query(RoomLine))
+            assert len(rooms) == 6
+            for room in rooms:
+                assert screen.contains_region(room.region), room.region
+                assert room.region.height >= lines
+            assert board.query_one(Hand).region.bottom <= screen.bottom
+            if size == (80, 24):
+                heights: list[int] = []
+                for _ in range(len(rooms) + 2):  # v walks: each room alone, all, none
+                    await pilot.press("v")
+                    await settle(pilot)
+                    heights = [room.region.height for room in rooms]
+                    if heights[0] > 1 and heights[1:] == [1] * 5:
+                        break
+                else:
+                    raise AssertionError(f"v never opened the first room alone: {heights}")
+                await pilot.press("v")
+                await settle(pilot)
+                assert rooms[1].region.height > 1 and rooms[0].region.height == 1
+
+
+def hot_seat_options(keyboard_answers: bool) -> dict[str, Any]:
+    """Two people at one keyboard (seats 0 and 1) and a bot in seat 2 that starts."""
+    return {
+        "stack": stack(*HARMLESS, "schwarzbier", "white_russian", "dromedar", "mentholkippen",
+                       "bong", "enthusiast", "tv_queen", "uebergeek", "partyloewe",
+                       "meister_der_spiele"),
+        "jobs": [*JOBS, "slacker", "drummer"],
+        "first": 2,
+        "dice": [6] * 12,
+        "keyboard_answers": keyboard_answers,
+    }
+
+
+async def test_hot_seat_asks_each_person_in_turn_behind_the_handoff() -> None:
+    app = local_app(GAME, 2, 1, seed=6, options=hot_seat_options(True), lang="en", bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        asked: list[str] = []
+        for _ in range(MAX_STEPS):
+            await pilot.pause()
+            screen = pilot.app.screen
+            if isinstance(screen, HandoffScreen):
+                asked.append(screen.player)
+                await pilot.press("enter")
+                continue
+            found = screen.query(Board)
+            if not found:
+                continue
+            board = found.first()
+            view = board.table.view
+            if view["window"] is not None and board.table.seat in view["to_act"]:
+                assert board.table.clock is not None and board.table.clock["left"] is None
+                await pilot.press("p")
+            session = local_link(app).session
+            if any(e["kind"] == "let_go" and e["window"] == "response" for e in session.log):
+                break
+        else:
+            raise AssertionError("the window never closed")
+        passes = [s for s, m in session.moves if m == {"type": "pass"}]
+        assert {0, 1} <= set(passes)
+        assert len(asked) >= 3  # the first look, then each person in turn
+        assert set(asked) == {"Player 1", "Player 2"}
+
+
+async def test_hot_seat_can_skip_answers_at_the_keyboard() -> None:
+    app = local_app(GAME, 2, 1, seed=6, options=hot_seat_options(False), lang="en", bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(MAX_STEPS):
+            await pilot.pause()
+            if isinstance(pilot.app.screen, HandoffScreen):
+                await pilot.press("enter")  # the first look at the table
+                continue
+            session = local_link(app).session
+            if session.engine.view(session.state, None)["turn"] == 0 or session.over:
+                break
+        else:
+            raise AssertionError("the bot's turn never ended")
+        # Nobody pressed a key: every window of the bot's turn let go for both people.
+        passes = [s for s, m in session.moves if m == {"type": "pass"}]
+        assert passes.count(0) >= 3 and passes.count(1) >= 3
+
+
+async def test_the_window_settings_are_lobby_options_that_reach_the_table() -> None:
+    app = TabletopApp(lang="en", bot_delay=0)
+    async with app.run_test(size=(120, 50)) as pilot:
+        await open_lobby(pilot, GAME)
+        labels = " ".join(text_of(s) for s in app.screen.query(".option-label").results(Static))
+        assert "Seconds to answer a card being played" in labels
+        assert "people at this keyboard answer windows" in labels
+        field = app.screen.query_one("#opt-window_seconds", Input)
+        assert field.value == "4"
+        field.value = "-3"
+        await pilot.click("#start")
+        await settle(pilot)
+        assert "window_seconds must be 0 to 120" in text_of(app.screen.query_one("#lobby-error"))
+        app.screen.query_one("#opt-window_seconds", Input).value = "9"
+        app.screen.query_one("#opt-keyboard_answers", Switch).value = False
+        await pilot.click("#start")
+        await wait_for_board(pilot)
+        session = local_link(app).session
+        assert session.options["window_seconds"] == 9
+        assert session.windows.seconds == 9 and not session.windows.keyboard_answers
+
+
+def test_the_rules_are_there_in_both_languages() -> None:
+    english, german = rules_text(GAME, "en"), rules_text(GAME, "de")
+    assert english.startswith("# Chez Geek") and german.startswith("# Chez Geek")
+    assert "countdown" in english and "Countdown" in german and english != german
+
+
+def test_the_banner_countdown_stands_still_while_someone_in_the_window_is_away() -> None:
+    clock = {"window": 3, "seconds": 4, "left": 3.0, "paused": False}
+    players: list[dict[str, Any]] = [{"name": "Anna"}, {"name": "Bo", "connected": False}]
+    away = Table(seat=0, state_no=7, view={"to_act": [0, 1]}, legal=[], players=players,
+                 clock=clock)
+    countdown = Countdown()
+    countdown.update(away)
+    assert countdown.away(away) == [1] and countdown.stopped(away)
+    frozen = countdown.left()
+    assert frozen is not None and 2.5 < frozen <= 3.0
+    assert countdown.left() == frozen  # no time passes while Bo is away
+    back = replace(away, players=[{"name": "Anna"}, {"name": "Bo", "connected": True}])
+    countdown.update(back)
+    left = countdown.left()
+    assert not countdown.stopped(back) and left is not None and 0 < left <= frozen
+    assert countdown.left() != left  # running again

@@ -1,0 +1,59 @@
+"""The hint key: "h" asks the expert what it would play from this seat, without moving."""
+
+from __future__ import annotations
+
+from tui_helpers import game_screen, local_link, wait_for_board
+
+from tui.app import local_app
+
+
+async def hint_lines(pilot, app, before: int) -> list[str]:  # type: ignore[no-untyped-def]
+    """The log's notes after the first `before` entries, once a finished hint is among them."""
+    for _ in range(300):
+        await pilot.pause(0.05)
+        notes = [text for kind, text in game_screen(app).entries[before:] if kind == "note"]
+        if any("to win" in str(n) or ("Hint: " in str(n) and "thinking" not in str(n))
+               for n in notes):
+            return [str(n) for n in notes]
+    raise AssertionError("no hint arrived")
+
+
+async def test_h_names_the_experts_move_and_its_chance_without_moving() -> None:
+    app = local_app("schoene", 1, 2, "strong", seed=3, options={"first": 0}, lang="en",
+                    bot_delay=0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        board = await wait_for_board(pilot)
+        session = local_link(app).session
+        assert board.table.seat in board.table.view["to_act"]
+        state_no, before = session.state_no, len(game_screen(app).entries)
+        await pilot.press("h")
+        lines = await hint_lines(pilot, app, before)
+        assert any("thinking" in line for line in lines)
+        final = [line for line in lines if "% to win" in line]
+        assert final, lines
+        assert any(word in final[0] for word in ("Take", "Pay a chip", "Place pig"))
+        assert session.state_no == state_no  # a hint is not a move
+
+
+async def test_h_does_nothing_where_hints_are_not_allowed() -> None:
+    app = local_app("schoene", 1, 2, "strong", seed=3, options={"first": 0}, lang="en",
+                    bot_delay=0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        board = await wait_for_board(pilot)
+        board.table.hints = False  # what a networked host that does not allow them sends
+        before = len(game_screen(app).entries)
+        await pilot.press("h")
+        for _ in range(10):
+            await pilot.pause(0.05)
+        assert len(game_screen(app).entries) == before
+
+
+async def test_h_is_the_hint_in_a_board_that_also_used_it_for_left() -> None:
+    app = local_app("zwergenamulett", 1, 2, "strong", seed=3, options={"first": 0}, lang="en",
+                    bot_delay=0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for_board(pilot)
+        before = len(game_screen(app).entries)
+        await pilot.press("h")
+        lines = await hint_lines(pilot, app, before)
+        assert any("% to win" in line for line in lines), lines

@@ -1,0 +1,370 @@
+"""The Chez Geek board: the flat, your hand, the phase, and the interrupt banner; keys and clicks
+become moves.
+
+A card is played from the hand cursor (Enter); when the card needs a choice (whose room, which
+card, which person) the choices replace the hand until one is taken or Esc goes back. Things are
+gathered for a shopping trip with space. In a window, `a` answers with a card that can and `p`
+lets it go; `m` lists every move the seat has, so nothing is out of reach of the keyboard.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.content import Content
+from textual.widget import Widget
+from textual.widgets import Static
+
+from engines.base import Move
+from tui.boards.base import GameBoard, MoveKey, Table
+from tui.boards.chez_geek.banner import Banner, answers, reactions
+from tui.boards.chez_geek.cards import CARDS, card_name, effects_line, job_name
+from tui.boards.chez_geek.hand import Hand, HandLine
+from tui.boards.chez_geek.info import CardInfo
+from tui.boards.chez_geek.picker import Picker
+from tui.boards.chez_geek.rooms import RoomLine, Rooms, clip
+from tui.i18n import tr
+from tui.widgets import ActionBar
+from tui.widgets.actions import Action
+
+# A window at least this big opens every room and gives each hand card two lines.
+ROOMY = (120, 40)
+ENDS = ("end_removals", "end_phase", "end_turn")
+# Board actions the action bar offers besides the plain moves of MOVE_KEYS.
+OWN_ACTIONS = ("card", "answer", "end", "moves")
+DIE_FACES = {n: chr(0x267F + n) for n in range(1, 7)}  # ⚀ .. ⚅
+DICE_SHOWN = 2  # the status line shows this turn's last few rolls
+
+
+class Board(GameBoard):
+    """The Chez Geek table for one seat (or a spectator)."""
+
+    DEFAULT_CSS = """
+    Board { layout: vertical; }
+    Board #status { height: 1; width: 1fr; color: $text-muted; }
+    Board #detail { height: 1; width: 1fr; color: $text-muted; }
+    Board #choices { height: auto; width: 1fr; }
+    Board ActionBar { margin-top: 0; }
+    """
+
+    MIN_SIZE: ClassVar[tuple[int, int]] = (72, 20)
+    VIEW_ACTIONS: ClassVar[frozenset[str]] = frozenset({"rooms"})
+    MOVE_KEYS: ClassVar[tuple[MoveKey, ...]] = (MoveKey("p", "pass", "cg.key.pass"),)
+    SCORE_LABEL: ClassVar[str] = "cg.score"
+
+    def __init__(self, table: Table, *, id: str | None = None, classes: str = "") -> None:
+        super().__init__(table, id=id, classes=classes)
+        self.basket: list[int] = []  # hand positions picked for a shopping trip
+        self.picker: Picker | None = None
+        self._auto_opened: int | None = None  # the state a prompt's choices opened at
+
+    # -- layout ------------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        yield Banner(id="banner")
+        yield Rooms(self.table, id="rooms")
+        if self.table.seat is not None:
+            with Vertical(id="choices"):
+                yield Hand(id="hand")
+            yield Static(id="detail")
+        yield ActionBar(self.actions())
+
+    def key_bindings(self) -> list[Binding]:
+        return [
+            Binding("enter", "card", tr("cg.key.card"), key_display="⏎"),
+            Binding("a", "answer", tr("cg.key.answer")),
+            *super().key_bindings(),
+            Binding("e", "end", tr("cg.key.end")),
+            Binding("m", "moves", tr("cg.key.moves")),
+            Binding("i", "info", tr("cg.key.info")),
+            Binding("v", "rooms", tr("cg.key.rooms")),
+            Binding("space", "basket", tr("cg.key.basket"), key_display="␣", show=False),
+            Binding("up,k", "cursor(-1)", tr("cg.key.up"), show=False),
+            Binding("down,j", "cursor(1)", tr("cg.key.down"), show=False),
+        ]
+
+    def actions(self) -> list[Action]:
+        return [
+            Action("card", tr("cg.key.card"), "⏎"),
+            Action("answer", tr("cg.key.answer"), "a"),
+            *super().actions(),
+            Action("end", tr("cg.key.end"), "e"),
+            Action("moves", tr("cg.key.moves"), "m"),
+        ]
+
+    @property
+    def roomy(self) -> bool:
+        return self.size.width >= ROOMY[0] and self.size.height >= ROOMY[1]
+
+    def on_resize(self) -> None:
+        self.set_class(self.roomy, "-roomy")
+        if self._mounted:
+            self.draw(self.table)
+
+    # -- drawing -----------------------------------------------------------------------------
+    def draw(self, table: Table) -> None:
+        width = max(20, self.size.width - 2)
+        roomy = self.has_class("-roomy")
+        self.query_one("#status", Static).update(Content(clip(self._status(table), width)))
+        self.query_one(Banner).show(table, clip(self._phase_hint(table), width))
+        self.query_one(Rooms).draw(table, width, roomy)
+        if table.seat is not None:
+            self._draw_hand(table, width, roomy)
+            self._keep_picker(table)
+        bar = self.query_one(ActionBar)
+        live = {
+            "card": bool(table.legal) and table.seat is not None,
+            "answer": bool(self._answers(table)),
+            "end": self._end_move(table) is not None,
+            "moves": bool(self._all_moves(table)),
+        }
+        for name, enabled in live.items():
+            bar.set_state(name, enabled=enabled)
+
+    def _status(self, table: Table) -> str:
+        view = table.view
+        if view.get("over"):
+            return tr("cg.status.over", names=", ".join(table.name(s) for s in view["winners"]))
+        return self._dice_words(table) + self._turn_words(table)
+
+    def _dice_words(self, table: Table) -> str:
+        """The dice rolled this turn, newest last: "⚅ 6 Anna: a call · "."""
+        words = [
+            tr("cg.status.die", face=DIE_FACES.get(r.get("die"), "?"), die=r.get("die"),
+               name=table.name(r.get("seat")), what=tr(f"cg.roll.{r.get('for')}"))
+            for r in (table.view.get("rolls") or [])[-DICE_SHOWN:]
+        ]
+        return " ".join(words) + " · " if words else ""
+
+    def _turn_words(self, table: Table) -> str:
+        view = table.view
+        discard = view.get("discard_pile") or []
+        top = tr("cg.status.top", card=card_name(discard[-1])) if discard else ""
+        return tr(
+            "cg.status.line",
+            n=view.get("turn_no"),
+            name=table.name(view.get("turn")),
+            phase=tr(f"cg.phase.{view.get('phase')}"),
+            income=view.get("income"),
+            ft=view.get("free_time"),
+            draw=view.get("draw_pile"),
+            discard=len(discard),
+            top=top,
+            jobs=view.get("job_pile"),
+        )
+
+    def _phase_hint(self, table: Table) -> str:
+        view = table.view
+        if view.get("over"):
+            return ""
+        if table.seat is None or view.get("turn") != table.seat:
+            return tr("cg.hint.others", name=table.name(view.get("turn")),
+                      phase=tr(f"cg.phase.{view.get('phase')}"))
+        return tr(f"cg.hint.{view.get('phase')}")
+
+    def _draw_hand(self, table: Table, width: int, roomy: bool) -> None:
+        hand = self.query_one(Hand)
+        cards = list(table.view.get("hand") or [])
+        ids = [c.get("card") for c in cards]
+        self.basket = [i for i in self.basket if i < len(cards) and ids[i] in CARDS
+                       and CARDS[ids[i]].type == "thing"]
+        if not self._can_shop(table):
+            self.basket = []
+        playable = set()
+        for move in table.legal:
+            playable.add(move.get("card"))
+            playable.update(move.get("cards") or [])
+        hand.draw(cards, self.basket, playable, width, roomy)
+        detail = ""
+        selected = hand.selected
+        if selected is not None:
+            effects = effects_line(selected.get("effects") or []) or tr("cg.detail.plain")
+            detail = tr("cg.detail.line", card=card_name(selected.get("card")), effects=effects)
+        if self.basket:
+            trip = [ids[i] for i in self.basket]
+            detail = tr("cg.detail.basket", cards=", ".join(card_name(c) for c in trip),
+                        cost=sum(CARDS[c].cost for c in trip))
+        self.query_one("#detail", Static).update(Content(clip(detail, width)))
+
+    # -- what the seat can do ----------------------------------------------------------------
+    def _answers(self, table: Table) -> list[Move]:
+        window = table.view.get("window")
+        if window is None or table.view.get("prompt") is not None:
+            return []
+        if window.get("kind") == "response":
+            return answers(table.legal)
+        return reactions(table.legal)
+
+    @staticmethod
+    def _end_move(table: Table) -> Move | None:
+        return next((m for m in table.legal if m.get("type") in ENDS), None)
+
+    @staticmethod
+    def _all_moves(table: Table) -> list[Move]:
+        return [m for m in table.legal if m.get("type") != "pass"]
+
+    def _can_shop(self, table: Table) -> bool:
+        return any(m.get("type") == "shop" for m in table.legal)
+
+    def _card_moves(self, cid: str) -> list[Move]:
+        return [
+            m for m in self.table.legal
+            if m.get("card") == cid or (m.get("type") == "shop" and m.get("cards") == [cid])
+        ]
+
+    # -- keys --------------------------------------------------------------------------------
+    def action_move(self, move_type: str) -> None:
+        own = {"card": self.action_card, "answer": self.action_answer, "end": self.action_end,
+               "moves": self.action_moves}
+        if move_type in own:
+            own[move_type]()
+            return
+        self._close_picker()
+        super().action_move(move_type)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in (*OWN_ACTIONS, "basket", "info", "cursor") and self.table.seat is None:
+            return False
+        return super().check_action(action, parameters)
+
+    def action_cursor(self, step: int) -> None:
+        if self.table.seat is None:
+            return
+        self.query_one(Hand).move(step)
+        self.draw(self.table)
+
+    def action_card(self) -> None:
+        table = self.table
+        hand = self.query_one(Hand) if table.seat is not None else None
+        if hand is None:
+            return
+        if self.basket:
+            trip = sorted(hand.cards[i]["card"] for i in self.basket)
+            move = next((m for m in table.legal if m.get("type") == "shop"
+                         and m.get("cards") == trip), None)
+            if move is None:
+                self.post_message(self.Hint(tr("cg.hint.no_trip")))
+                return
+            self.basket = []
+            self._send(move)
+            return
+        selected = hand.selected
+        if selected is None:
+            return
+        moves = self._card_moves(selected["card"])
+        self._choose(card_name(selected["card"]), moves,
+                     tr("cg.hint.cannot", card=card_name(selected["card"])))
+
+    def action_basket(self) -> None:
+        if self.table.seat is None:
+            return
+        hand = self.query_one(Hand)
+        selected = hand.selected
+        if selected is None or selected.get("type") != "thing" or not self._can_shop(self.table):
+            self.post_message(self.Hint(tr("cg.hint.no_basket")))
+            return
+        index = hand.cursor
+        self.basket = [i for i in self.basket if i != index] if index in self.basket \
+            else [*self.basket, index]
+        self.draw(self.table)
+
+    def action_answer(self) -> None:
+        self._choose(tr("cg.picker.answer"), self._answers(self.table), tr("cg.hint.no_answer"))
+
+    def action_end(self) -> None:
+        move = self._end_move(self.table)
+        if move is not None:
+            self._send(move)
+
+    def action_moves(self) -> None:
+        self._choose(tr("cg.picker.moves"), self._all_moves(self.table), tr("cg.hint.no_moves"),
+                     always_list=True)
+
+    def action_info(self) -> None:
+        if self.table.seat is None:
+            return
+        selected = self.query_one(Hand).selected
+        if selected is not None and selected.get("card") in CARDS:
+            self.app.push_screen(CardInfo(selected["card"]))
+
+    def action_rooms(self) -> None:
+        self.query_one(Rooms).cycle()
+        self.draw(self.table)
+
+    def on_room_line_toggled(self, event: RoomLine.Toggled) -> None:
+        event.stop()
+        self.query_one(Rooms).toggle(event.seat)
+        self.draw(self.table)
+
+    def on_hand_line_clicked(self, event: HandLine.Clicked) -> None:
+        event.stop()
+        self.query_one(Hand).cursor = event.index
+        self.draw(self.table)
+
+    # -- choosing ----------------------------------------------------------------------------
+    def _choose(self, title: str, moves: list[Move], none: str, always_list: bool = False) -> None:
+        if not moves:
+            self.post_message(self.Hint(none))
+        elif len(moves) == 1 and not always_list:
+            self._send(moves[0])
+        else:
+            self._open_picker(title, moves)
+
+    def _open_picker(self, title: str, moves: list[Move], focus: bool = True) -> None:
+        self._close_picker()
+        self.picker = Picker(title, moves, self.table.view, self.table.names)
+        self.query_one(Hand).display = False
+        self.query_one("#choices", Vertical).mount(self.picker)
+        if focus:
+            self.picker.focus()
+
+    def _close_picker(self) -> None:
+        if self.picker is None:
+            return
+        had_focus = self.picker.has_focus
+        self.picker.remove()
+        self.picker = None
+        self.query_one(Hand).display = True
+        if had_focus:
+            self.focus()
+
+    def _keep_picker(self, table: Table) -> None:
+        """Choices the table no longer offers go; a prompt for this seat opens its choices."""
+        if self.picker is not None and any(m not in table.legal for m in self.picker.moves):
+            self._close_picker()
+        prompt = table.view.get("prompt")
+        if (
+            self.picker is None
+            and prompt is not None
+            and prompt.get("seat") == table.seat
+            and self._auto_opened != table.state_no
+            and table.legal
+        ):
+            self._auto_opened = table.state_no
+            hidden = self.screen.has_class("-too-small") if self.is_attached else False
+            self._open_picker(tr(f"cg.prompt.{prompt.get('kind')}.short"), list(table.legal),
+                              focus=self.has_focus and not hidden)
+
+    def on_picker_picked(self, event: Picker.Picked) -> None:
+        event.stop()
+        self._send(event.move)
+
+    def on_picker_closed(self, event: Picker.Closed) -> None:
+        event.stop()
+        self._close_picker()
+
+    def _send(self, move: Move) -> None:
+        self._close_picker()
+        self.post_message(self.MoveChosen(move))
+
+    @classmethod
+    def result_detail(cls, result: dict[str, Any], seat: int) -> Widget | None:
+        """The job and how far its goal was reached."""
+        try:
+            job, slack, goal = result["jobs"][seat], result["scores"][seat], result["goals"][seat]
+        except (KeyError, IndexError, TypeError):
+            return None
+        return Static(Content(tr("cg.result", job=job_name(job), slack=slack, goal=goal)))

@@ -67,7 +67,7 @@ async def test_two_apps_play_through_the_relay_and_see_each_others_moves(relay: 
             await peer.click("#netlobby-say")
             await peer.press(*"hello", "enter")
             await until(host, lambda: "Pia: hello" in lobby.chat_lines, "chat at the host")
-            await host.click("#bot-2")
+            await host.click("#seat-2")
             await until(host, lambda: lobby.seats[2]["kind"] == "bot", "a bot in seat 3")
             await host.click("#start")
             host_game = await until(host, screen_of(host, NetGameScreen), "the host's table")
@@ -105,7 +105,7 @@ async def test_a_peer_named_like_markup_shows_in_the_host_lobby_as_typed(relay: 
             await until(pilot, lambda: lobby.seats[1]["name"] == "[/]", "the peer in seat 2")
             await peer.send_chat("[b]hi")
             await until(pilot, lambda: "[/]: [b]hi" in lobby.chat_lines, "the chat line")
-            await pilot.click("#bot-2")
+            await pilot.click("#seat-2")
             await until(pilot, lambda: lobby.seats[2]["kind"] == "bot", "a bot in seat 3")
             await pilot.pause()
             rows = [

@@ -41,7 +41,7 @@ NetLobby .netlobby-heading { text-style: bold; color: $primary; height: 1; margi
 NetLobby #netlobby-seats { height: auto; }
 NetLobby .netseat { height: 1; }
 NetLobby .netseat Static { width: auto; margin-right: 2; }
-NetLobby .netseat ActionButton { min-width: 8; height: 1; border: none; margin-right: 1; }
+NetLobby .netseat Button { min-width: 8; height: 1; border: none; margin-right: 1; }
 NetLobby .netlobby-row { height: auto; }
 NetLobby .netlobby-row ActionButton { margin-right: 2; }
 NetLobby .netlobby-row Switch { margin-left: 2; }
@@ -145,18 +145,32 @@ class NetLobby(TableScreen[None]):
             parts.append(tr("netlobby.online" if seat["connected"] else "netlobby.offline"))
         return parts
 
-    def seat_buttons(self, index: int, seat: dict[str, Any]) -> list[Button]:
-        return []
+    def seat_action(self, index: int, seat: dict[str, Any]) -> str | None:
+        """The label of the button beside a seat (the host's "+ Bot", "Kick"), or None."""
+        return None
 
     async def show_seats(self) -> None:
+        """Seat rows are updated in place, never redrawn: a seat's button pressed from the
+        keyboard keeps the focus while the seat changes under it (no mouse over SSH)."""
         box = self.query_one("#netlobby-seats", Vertical)
-        await box.remove_children()
-        rows = []
-        for index, seat in enumerate(self.seats):
-            cells: list[Any] = [Static(Content(text)) for text in self.seat_text(index, seat)]
-            cells += self.seat_buttons(index, seat)
-            rows.append(Horizontal(*cells, classes="netseat"))
-        await box.mount(*rows)
+        rows = list(box.children)
+        for row in rows[len(self.seats):]:
+            await row.remove()
+        new = [
+            Horizontal(Static(classes="seat-text"), Button("", id=f"seat-{index}", compact=True),
+                       classes="netseat")
+            for index in range(len(rows), len(self.seats))
+        ]
+        if new:
+            await box.mount(*new)
+        for index, (row, seat) in enumerate(zip(box.children, self.seats, strict=False)):
+            row.query_one(".seat-text", Static).update(
+                Content("  ".join(self.seat_text(index, seat)))
+            )
+            button = row.query_one(Button)
+            label = self.seat_action(index, seat)
+            button.display = label is not None
+            button.label = label or ""
         self.query_one("#netlobby-spectators", Static).update(
             tr("netlobby.spectators", n=self.spectators)
         )
@@ -274,22 +288,24 @@ class HostLobbyScreen(NetLobby):
         for field in fields:
             self.draft[field] = self.query_one(f"#{field}", Input | Switch).value
 
-    def seat_buttons(self, index: int, seat: dict[str, Any]) -> list[Button]:
+    def seat_action(self, index: int, seat: dict[str, Any]) -> str | None:
         if seat["kind"] == "empty":
-            return [Button(tr("netlobby.add_bot"), id=f"bot-{index}", compact=True)]
+            return tr("netlobby.add_bot")
         if seat["kind"] in ("person", "bot"):
-            return [Button(tr("netlobby.kick"), id=f"kick-{index}", compact=True)]
-        return []
+            return tr("netlobby.kick")
+        return None
 
     async def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         button = event.button.id or ""
         self.set_error("")
         try:
-            if button.startswith("bot-"):
-                self.host.add_bot(int(button[4:]))
-            elif button.startswith("kick-"):
-                self.host.kick(int(button[5:]))
+            if button.startswith("seat-"):
+                index = int(button.removeprefix("seat-"))
+                if self.host.seats[index].empty:
+                    self.host.add_bot(index)
+                else:
+                    self.host.kick(index)
             elif button == "more":
                 self.host.set_seats(len(self.host.seats) + 1)
             elif button == "fewer":

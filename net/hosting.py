@@ -47,9 +47,14 @@ class HostPlan:
 
 async def start_relay(plan: HostPlan, say: Callable[[str], None]) -> tuple[Relay | None, str]:
     """The relay a host uses: `server`, else one started here (127.0.0.1, or every interface
-    with `lan`). If the port is taken, assume a relay already runs there and use it."""
+    with `lan`). If the port is taken, assume a relay already runs there and use it.
+    A session of an SSH table (net.sshd) never starts one: a stranger at the table must not
+    open ports or advertise rooms on the server's network, so an empty relay field means the
+    table's relay."""
     if plan.server:
         return None, discovery.server_url(plan.server)
+    if (table := table_relay()) is not None:
+        return None, discovery.server_url(table)
     relay = Relay()
     bind = "0.0.0.0" if plan.lan else "127.0.0.1"
     try:

@@ -3,11 +3,13 @@ the join form and the host's room, every field changed with keys."""
 
 from __future__ import annotations
 
+import pytest
 from test_net_tui import screen_of, until
 from textual.pilot import Pilot
 from textual.widgets import Select
 
 from engines import get_engine
+from net.hosting import TABLE_RELAY_ENV
 from net.relay import Relay
 from tui.app import TabletopApp
 from tui.screens.host import HostScreen
@@ -94,3 +96,22 @@ async def test_host_form_join_form_and_the_room_with_keys_alone(relay: Relay) ->
             await until(host, lambda: lobby.spectators == 1, "one spectator")
             await watching.link.close()
         await lobby.room.close()
+
+
+async def test_an_ssh_table_session_cannot_point_its_forms_elsewhere(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A stranger at an SSH table hosts and joins on the table's relay only: no relay field to
+    point the server at another address, no LAN switch to open its ports."""
+    monkeypatch.setenv(TABLE_RELAY_ENV, "ws://127.0.0.1:9999")
+    app = TabletopApp(lang="en", opening=lambda: HostScreen())
+    async with app.run_test(size=(100, 40)) as pilot:
+        form = await until(pilot, screen_of(pilot, HostScreen), "the host form")
+        assert not form.query("#server") and not form.query("#lan")
+        form.harvest()
+        assert (form.plan.server, form.plan.lan) == ("ws://127.0.0.1:9999", False)
+        app.push_screen(JoinScreen())
+        join = await until(pilot, screen_of(pilot, JoinScreen), "the join form")
+        assert not join.query("#server")
+        join.harvest()
+        assert join.server == "ws://127.0.0.1:9999"

@@ -14,7 +14,8 @@ import pytest
 from ssh_support import connect
 
 from net import store
-from net.hosting import HostPlan, open_room
+from net.hosting import TABLE_RELAY_ENV, HostPlan, open_room, start_relay
+from net.relay import Relay
 from net.sshd import HOST_KEY, SshConfig, fingerprint, hosting_with_table
 from tui.cli import main
 
@@ -101,3 +102,13 @@ def test_a_damaged_host_key_is_one_line_naming_the_file(
     assert ended.value.code == 2
     err = capsys.readouterr().err
     assert f"cannot read the SSH host key {path / HOST_KEY}" in err and err.count("\n") == 1
+
+
+async def test_a_session_of_the_table_opens_no_relay_of_its_own(
+    relay: Relay, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An SSH player who empties the host form's relay field and asks for the LAN still hosts
+    on the table's relay: no port opened, nothing advertised on the server's network."""
+    monkeypatch.setenv(TABLE_RELAY_ENV, relay.url)
+    started, url = await start_relay(HostPlan("schoene", 3, server=None, lan=True), print)
+    assert started is None and url == relay.url

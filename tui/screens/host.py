@@ -13,7 +13,7 @@ from textual.content import Content
 from textual.widgets import Button, Footer, Input, Select, Static, Switch
 
 from engines import ENGINE_IDS, get_engine
-from net.hosting import HostPlan, open_room
+from net.hosting import HostPlan, open_room, table_relay
 from tui import boards, prefs
 from tui.i18n import tr
 from tui.screens.base import MAX_NAME, KeySpec, TableScreen
@@ -66,9 +66,14 @@ class HostScreen(TableScreen[None]):
             yield Static(tr("host.name"), classes="netlobby-heading")
             yield Input(plan.host_name or "", id="name", max_length=MAX_NAME)
             yield Static(tr("host.server"), classes="netlobby-heading")
-            yield Input(plan.server or "", id="server", placeholder="127.0.0.1:8765")
-            yield Switch(plan.lan, id="lan")
-            yield Static(tr("host.lan"), classes="netlobby-label")
+            if (relay := table_relay()) is not None:
+                # A session of an SSH table: its rooms live on the table's relay, and a
+                # stranger may neither point the server elsewhere nor open ports on its LAN.
+                yield Static(Content(relay), id="server-locked")
+            else:
+                yield Input(plan.server or "", id="server", placeholder="127.0.0.1:8765")
+                yield Switch(plan.lan, id="lan")
+                yield Static(tr("host.lan"), classes="netlobby-label")
             yield Static(Content(self.error), id="netlobby-error")
             yield Button(tr("host.open"), id="open", variant="success")
         yield Footer()
@@ -88,6 +93,9 @@ class HostScreen(TableScreen[None]):
         if not plan.resume:
             plan.game = str(self.query_one("#game", Select).value)
         plan.host_name = self.query_one("#name", Input).value.strip() or login_name()
+        if (relay := table_relay()) is not None:
+            plan.server, plan.lan = relay, False
+            return
         plan.server = self.query_one("#server", Input).value.strip() or None
         plan.lan = self.query_one("#lan", Switch).value
 

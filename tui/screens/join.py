@@ -45,7 +45,10 @@ class JoinScreen(TableScreen[None]):
             yield Input(self.player, id="name", placeholder=self.default_name(),
                         max_length=MAX_NAME)
             yield Static(tr("join.server"), classes="netlobby-heading")
-            yield Input(self.server, id="server", placeholder="127.0.0.1:8765")
+            if table_relay() is not None:  # an SSH table's session joins on the table's relay
+                yield Static(Content(self.server), id="server-locked")
+            else:
+                yield Input(self.server, id="server", placeholder="127.0.0.1:8765")
             with Horizontal(classes="netlobby-row"):
                 yield Button(tr("join.join"), id="join", variant="success")
                 yield Switch(self.watch, id="watch")
@@ -69,7 +72,7 @@ class JoinScreen(TableScreen[None]):
     def harvest(self) -> None:
         self.code = self.query_one("#code", Input).value.strip()
         self.player = self.query_one("#name", Input).value.strip()
-        self.server = self.query_one("#server", Input).value.strip()
+        self.server = table_relay() or self.query_one("#server", Input).value.strip()
         self.watch = self.query_one("#watch", Switch).value
 
     def start_join(self) -> None:

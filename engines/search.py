@@ -374,7 +374,13 @@ class ExpertBot(ViewBot):
         seat = view["seat"]
         if seat is None or not legal:
             return None
-        may_pass = seat != view.get("turn") and not any(m.get("type") == "pass" for m in legal)
+        # Letting the moment pass is a choice only where someone else may move instead (and
+        # the game has no explicit pass move for it).
+        may_pass = (
+            seat != view.get("turn")
+            and len(view.get("to_act", ())) > 1
+            and not any(m.get("type") == "pass" for m in legal)
+        )
         defer = self.searcher.defer
         if any(m["type"] in defer for m in legal):
             wanted = self.eng.bots["strong"].decide(view, legal, rng)

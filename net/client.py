@@ -26,13 +26,14 @@ import contextlib
 import secrets
 import time
 from collections import deque
+from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from engines.base import Move
-from net import codes, discovery, fairness, signing, store
+from net import codes, discovery, fairness, records, signing, store
 from net.link import Message, TableLink
 from net.protocol import (
     HOST_TO_PEER,
@@ -110,6 +111,7 @@ class RemoteLink(TableLink):
         self._sending: set[asyncio.Task[Any]] = set()
         self._nonce: str | None = None  # the last join's nonce, for the host's proof
         self.contribution: list[Any] | None = None  # [seat, value] this peer gave the seed
+        self.record_path: Path | None = None  # where this peer kept the finished game (net.records)
         self._unanswered: dict[int, tuple[str, dict[str, Any]]] = {}  # seq -> frame, to resend
 
     # -- connecting ----------------------------------------------------------------------------
@@ -310,6 +312,8 @@ class RemoteLink(TableLink):
                     self._rematch()
             elif t == "start":
                 self.commitment = body["commitment"]
+                if self.remember:  # listed in Past games; replayable once the seed is revealed
+                    self.record_path = records.start_peer(body, self.seat, self.code)
                 self._started(body)
             elif t == "presence":
                 self.players = body["players"]
@@ -322,6 +326,7 @@ class RemoteLink(TableLink):
         """A lobby after a game: the host offers a rematch in this room. The last game's table,
         result and seed check are done with; the next game starts from the lobby again."""
         self.table, self.result, self.contribution = None, None, None
+        self.record_path = None
         self.seen.clear()
         self.event_log.clear()
         self.emit({"type": "rematch"})
@@ -357,6 +362,10 @@ class RemoteLink(TableLink):
                        if reveal else fairness.Verdict(False, "the host did not reveal the seed"))
             self.result = {**result, "verified": verdict.ok, "verify_note": verdict.reason,
                            "fixed_seed": bool(reveal and reveal.get("fixed"))}
+            if reveal and self.remember:  # this peer's own record of the game (Past games)
+                self.record_path = records.save_peer(reveal, self.seat, self.code,
+                                                     (verdict.ok, verdict.reason),
+                                                     self.record_path)
         return self.result
 
     # -- sending ---------------------------------------------------------------------------------

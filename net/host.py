@@ -695,8 +695,9 @@ class NetHost:
             self._record(lambda: writer.move(seat, recorded))
         self._broadcast("update", events)
         if self.session.over:
-            if self._writer is not None:
-                self._record(self._writer.finish)
+            if (ended := self._writer) is not None:
+                result = self.session.result()
+                self._record(lambda: ended.finish(result))
             self._writer = None
             self._presence()
             self.finished.set()

@@ -9,11 +9,12 @@ lets `tabletop-tui host --resume` continue a game after a crash.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from pathlib import Path
 from typing import Any
 
-from net import store
+from net import records, store
 from net.seats import Seat
 from net.session import HostSession
 
@@ -25,10 +26,7 @@ def new_path(code: str) -> Path:
 
 def header(session: HostSession, net: dict[str, Any]) -> dict[str, Any]:
     """The record's first line: the game without its moves, plus the host's `net` secrets."""
-    record = session.record()
-    del record["moves"]
-    record["net"] = net
-    return record
+    return records.header(session, "host", code=net.get("code"), net=net)
 
 
 def rewrite(writer: store.RecordWriter, head: dict[str, Any],
@@ -36,6 +34,8 @@ def rewrite(writer: store.RecordWriter, head: dict[str, Any],
     """The record again with a new header (a new seat token was handed out); moves are kept."""
     writer.close()
     moves = [[seat, move] for seat, move in session.moves]
+    with contextlib.suppress(OSError, ValueError):  # the game began when it began
+        head = {**head, "started": store.read_record(writer.path)[0].get("started")}
     return store.RecordWriter(writer.path, head, moves)
 
 

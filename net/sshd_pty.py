@@ -78,6 +78,8 @@ class PtyChild:
             set_size(master, cols, rows)
             proc = await asyncio.create_subprocess_exec(
                 *argv, stdin=slave, stdout=slave, stderr=slave, env=env,
+                # In the player's own directory: a file they export stays theirs.
+                cwd=env.get("TABLETOP_TUI_HOME"),
                 start_new_session=True, preexec_fn=_take_terminal,
             )
         except BaseException:

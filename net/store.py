@@ -91,19 +91,24 @@ def records_dir() -> Path:
 class RecordWriter:
     """Appends one game's record as it is played (see the module docstring for the format)."""
 
-    def __init__(self, path: Path, header: dict[str, Any], moves: list[list[Any]]) -> None:
+    def __init__(self, path: Path, header: dict[str, Any], moves: list[list[Any]],
+                 *, last: bool = True) -> None:
+        """`last`: this is the game `host --resume` takes up (local and peer records are not)."""
         self.path = path
         lines = [json.dumps(header)] + [json.dumps(m) for m in moves]
         _write_private(path, "".join(f"{line}\n" for line in lines))
-        (path.parent / "last").write_text(path.name + "\n", encoding="utf-8")
+        if last:
+            (path.parent / "last").write_text(path.name + "\n", encoding="utf-8")
         self._handle = open(path, "a", encoding="utf-8")  # noqa: SIM115 - held for the game
 
     def move(self, seat: int, move: dict[str, Any]) -> None:
         self._handle.write(json.dumps([seat, move]) + "\n")
         self._handle.flush()
 
-    def finish(self) -> None:
-        self._handle.write(json.dumps({"over": True}) + "\n")
+    def finish(self, result: dict[str, Any] | None = None, **extra: Any) -> None:
+        """The end line; `result` (and `extra`) let a list show the winner without a replay."""
+        end = {"over": True, **({"result": result} if result is not None else {}), **extra}
+        self._handle.write(json.dumps(end) + "\n")
         self.close()
 
     def close(self) -> None:

@@ -14,6 +14,8 @@ def _own_settings(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("TABLETOP_TUI_CONFIG", str(tmp_path_factory.mktemp("config")))
+    # Every local game leaves a record (Past games): never in the developer's data directory.
+    monkeypatch.setenv("TABLETOP_TUI_HOME", str(tmp_path_factory.mktemp("home")))
 
 
 @pytest.fixture(autouse=True)

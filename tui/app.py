@@ -12,12 +12,15 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import Any, ClassVar
 
 from textual.app import App
 from textual.binding import Binding
 from textual.screen import Screen
 
+from engines import IllegalMove
+from net import records
 from net.link import LocalLink
 from net.session import HostSession, SeatInfo
 from themes import DEFAULT_THEME, STYLESHEET, TABLE_DEFAULTS, THEME_NAMES, THEMES
@@ -105,9 +108,29 @@ class TabletopApp(App[None]):
 
     # -- local tables ------------------------------------------------------------------------
     def start_local(self, game: LocalGame, *, replace_current: bool = False) -> None:
-        """Open a table for `game`; its rematch is the same seats and options, new shuffle."""
+        """Open a table for `game`; its rematch is the same seats and options, new shuffle.
+        The game leaves a record as it goes (Past games), as a networked one does."""
         session = HostSession(game.engine_id, game.seats, game.seed, game.options)
-        link = LocalLink(session, game.humans, bot_delay=self.bot_delay)
+        records.LocalRecorder(session, game.humans)
+        self._open_local(session, game, replace_current)
+
+    def resume_local(self, path: Path) -> None:
+        """Take up an unfinished local game from its record (Past games); RecordError if the
+        record cannot be replayed."""
+        record = records.load(path)
+        try:
+            session = HostSession.from_record({**record.header, "moves": record.moves})
+        except (IllegalMove, KeyError, TypeError, ValueError) as exc:
+            raise records.RecordError(f"the record does not replay (it is damaged): {exc}") \
+                from None
+        records.LocalRecorder(session, record.own_seats(), path)
+        game = LocalGame(record.engine_id, session.seats, dict(session.options), None)
+        self._open_local(session, game, False, humans=record.own_seats())
+
+    def _open_local(self, session: HostSession, game: LocalGame, replace_current: bool,
+                    humans: list[int] | None = None) -> None:
+        humans = game.humans if humans is None else humans
+        link = LocalLink(session, humans, bot_delay=self.bot_delay)
         rematch = replace(game, seed=None)
         screen = GameScreen(
             link,
@@ -147,6 +170,11 @@ class TabletopApp(App[None]):
                 self._push_rules(engine_id)
 
         self.push_screen(GamePickerScreen("menu.rules", need_board=False), picked)
+
+    def menu_past(self) -> None:
+        from tui.screens.past_games import PastGamesScreen
+
+        self.push_screen(PastGamesScreen())
 
     def menu_settings(self) -> None:
         from tui.screens.settings import SettingsScreen

@@ -17,6 +17,7 @@ from net.sshd_limits import SshLimits
 
 if TYPE_CHECKING:
     from net.sshd import SshConfig
+    from tui.app import TabletopApp
 
 
 class _Parser(argparse.ArgumentParser):
@@ -224,6 +225,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     rules = sub.add_parser("rules", help="print a game's rules")
     rules.add_argument("game", type=_game)
+
+    replay = sub.add_parser("replay", help="replay a game record file (Past games)")
+    replay.add_argument("file", help="a record, e.g. one a friend exported")
+    kept = sub.add_parser("records", help="list the kept game records; --prune deletes some")
+    kept.add_argument("--prune", action="store_true", help="delete the records selected below")
+    kept.add_argument("--older-than", type=_count, default=None, metavar="DAYS",
+                      help="with --prune: records older than DAYS days")
+    kept.add_argument("--keep", type=_count, default=None, metavar="N",
+                      help="with --prune: all but the newest N records")
     return parser
 
 
@@ -344,6 +354,47 @@ def _join_app(args: argparse.Namespace) -> None:
         raise SystemExit(130) from None
 
 
+def replay_app(file: str, lang: str | None, theme: str | None) -> TabletopApp:
+    """The app showing the record in `file`, or one line saying why it cannot and exit 2."""
+    from pathlib import Path
+
+    from net import records
+    from tui.app import TabletopApp
+    from tui.screens.replay import ReplayScreen
+
+    try:
+        replay = records.Replay(records.load(Path(file)))
+    except records.RecordError as exc:
+        fail(str(exc))
+    return TabletopApp(lang=lang, theme=theme, opening=lambda: ReplayScreen(replay))
+
+
+def _records(args: argparse.Namespace) -> None:
+    """List the kept records, or prune them: only ever on request."""
+    import time
+
+    from net import records
+
+    if not args.prune:
+        if args.older_than is not None or args.keep is not None:
+            fail("--older-than and --keep select what --prune deletes: add --prune")
+        for entry in records.listing():
+            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(entry.started))
+            if entry.record is None:
+                print(f"{when}  {entry.path}  ({entry.error})")
+                continue
+            state = "over" if entry.record.over else "unfinished"
+            print(f"{when}  {entry.path}  {entry.record.engine_id} {entry.record.kind} {state}")
+        return
+    try:
+        removed = records.prune(args.older_than, args.keep)
+    except ValueError as exc:
+        fail(str(exc))
+    for path in removed:
+        print(f"removed {path}")
+    print(f"{len(removed)} record(s) removed")
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     args = build_parser().parse_args(argv)
     command = args.command
@@ -379,6 +430,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         from net.relay import serve_forever
 
         serve_forever(args.host, args.port)
+    elif command == "replay":
+        replay_app(args.file, args.lang, args.theme).run()
+    elif command == "records":
+        _records(args)
     elif command == "rules":
         from tui.help import rules_text
 

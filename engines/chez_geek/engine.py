@@ -533,6 +533,9 @@ class ChezGeekEngine(Engine):
         for p in range(s.n):
             if p != seat:
                 unseen += s.hands[p]
+        # Sorted first, so the sample depends on what the seat knows and the rng alone, never
+        # on where the hidden cards really lie (engines.search samples with this).
+        unseen.sort()
         rng.shuffle(unseen)
         i = 0
         for p in range(s.n):
@@ -541,7 +544,7 @@ class ChezGeekEngine(Engine):
                 t.hands[p] = tuple(unseen[i : i + size])
                 i += size
         t.draw = tuple(unseen[i:])
-        top = list(s.job_pile[: len(s.job_pile) - s.jobs_known])
+        top = sorted(s.job_pile[: len(s.job_pile) - s.jobs_known])
         rng.shuffle(top)
         t.job_pile = (*top, *s.job_pile[len(top) :])
         t.seed = rng.getrandbits(64)

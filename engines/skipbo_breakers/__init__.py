@@ -2,10 +2,17 @@
 generation in `sets`, the engine in `engine`, bots in `bots`)."""
 
 from engines.search import ExpertBot
-from engines.skipbo_breakers.bots import BOTS
+from engines.skipbo_breakers.bots import BOTS, expert_candidates
 from engines.skipbo_breakers.engine import SkipBoBreakersEngine, hand_cutoff
 
 ENGINE = SkipBoBreakersEngine()
-ENGINE.bots = {**BOTS, "expert": ExpertBot(ENGINE, rollout="random", cutoff=hand_cutoff)}
+# The expert searches the strong bot's cheapest few plays (and passing), played out by strong
+# bots to the end of the hand: random playouts say too little about who goes out first.
+ENGINE.bots = {
+    **BOTS,
+    "expert": ExpertBot(
+        ENGINE, rollout="strong", candidates=expert_candidates, cutoff=hand_cutoff
+    ),
+}
 
 __all__ = ["ENGINE"]

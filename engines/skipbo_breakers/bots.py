@@ -97,8 +97,23 @@ class StrongBot(ViewBot):
         danger = any(
             0 < left <= DANGER_TILES for p, left in enumerate(view["tiles_left"]) if p != seat
         )
-        unseen = self._unseen(view, hand)
         before = hand_cost(hand)
+        table = view["table"]
+        scored = self.scored(view, plays, hand, danger)
+        if not scored:
+            return legal[-1]
+        cost, best = min(scored, key=lambda pair: pair[0])
+        if table is None:
+            return best
+        if danger and table["seat"] != seat:
+            return best
+        return best if cost - before <= FOLLOW_SLACK else {"type": "pass"}
+
+    def scored(
+        self, view: View, plays: list[Move], hand: tuple[int, ...], danger: bool
+    ) -> list[tuple[float, Move]]:
+        """(cost of the hand it leaves, play) for every play: lower is better."""
+        unseen = self._unseen(view, hand)
         table = view["table"]
         scored = []
         for move in plays:
@@ -110,14 +125,7 @@ class StrongBot(ViewBot):
             if table is not None and self._boss(move, unseen):
                 cost -= BOSS_BONUS
             scored.append((cost, move))
-        if not scored:
-            return legal[-1]
-        cost, best = min(scored, key=lambda pair: pair[0])
-        if table is None:
-            return best
-        if danger and table["seat"] != seat:
-            return best
-        return best if cost - before <= FOLLOW_SLACK else {"type": "pass"}
+        return scored
 
     @staticmethod
     def _unseen(view: View, hand: tuple[int, ...]) -> list[int]:
@@ -155,3 +163,17 @@ class FastRandomBot(RandomBot):
 
 
 BOTS = {"random": FastRandomBot(), "strong": StrongBot()}
+EXPERT_CANDIDATES = 3  # plays the expert searches, cheapest first (and a pass where legal)
+
+
+def expert_candidates(view: View, legal: list[Move]) -> list[Move]:
+    """The moves the expert searches (engines.search.Candidates): the strong bot's cheapest
+    few plays by the hand they leave, a pass where one is legal, or going out where it can."""
+    hand = counts_of(view["hand"])
+    plays = [m for m in legal if m["type"] == "play"]
+    out = [m for m in plays if len(m["tiles"]) == sum(hand)]
+    if out:
+        return out[:1]
+    ranked = sorted(BOTS["strong"].scored(view, plays, hand, True), key=lambda pair: pair[0])
+    moves = [move for _, move in ranked[:EXPERT_CANDIDATES]]
+    return moves + [m for m in legal if m["type"] == "pass"]

@@ -6,12 +6,15 @@ from engines.zwergenamulett.rules import ZwergenamulettEngine, round_cutoff
 
 ENGINE = ZwergenamulettEngine()
 # The expert leaves "7 Zwerge" to the strong bot, whose memory of its own won tricks is what
-# makes a claim true; its playouts are random (the strong bot's memory must follow real games).
-# Playouts end with the round they start in.
+# makes a claim true; its playouts are random (the strong bot's memory must follow real games
+# only) and end with the round.
 ENGINE.bots = {
     **BOTS,
     "expert": ExpertBot(
-        ENGINE, rollout="random", defer=("claim_seven",), cutoff=round_cutoff
+        ENGINE,
+        rollout="random",
+        defer=("claim_seven",),
+        cutoff=round_cutoff,
     ),
 }
 

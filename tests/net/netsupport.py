@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Sequence
 from typing import Any
 
+from net.client import RemoteLink
+from net.host import NetHost
 from net.link import Message, TableLink
+from net.session import HostSession
 
 TIMEOUT = 20.0
 
@@ -59,3 +63,41 @@ class Player:
                 seen = len(self.messages)
                 self._changed.clear()
                 await self._changed.wait()
+
+
+def capture(link: RemoteLink) -> list[bytes]:
+    """Every raw frame `link` receives, in order, before it handles it: what a peer was sent,
+    to hold against the engine."""
+    kept: list[bytes] = []
+    handle = link._frame
+
+    def keep(raw: bytes | str) -> None:
+        assert isinstance(raw, bytes)
+        kept.append(raw)
+        handle(raw)
+
+    link._frame = keep  # type: ignore[method-assign]
+    return kept
+
+
+async def play_recorded(
+    host: NetHost, players: Sequence[Player], timeout: float
+) -> tuple[HostSession, dict[int, Any]]:
+    """Deal `host`'s game (a fixed seed: no contributions to wait for), wait until every player
+    has seen its end, then close the links and the room. Returns the session and every state
+    by number, so each frame a peer got can be checked against the engine's view of it."""
+    states: dict[int, Any] = {}
+    try:
+        host.start()
+        session = host.session
+        assert session is not None
+        states[session.state_no] = session.state
+        session.subscribe(lambda *_: states.__setitem__(session.state_no, session.state))
+        async with asyncio.timeout(timeout):
+            await asyncio.gather(*(p.done.wait() for p in players))
+    finally:
+        await asyncio.gather(
+            *(p.link.close() for p in players if isinstance(p.link, RemoteLink))
+        )
+        await host.close()
+    return session, states

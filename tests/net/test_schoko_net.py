@@ -10,10 +10,9 @@ design.
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
-from netsupport import TIMEOUT, Player
+from netsupport import TIMEOUT, Player, capture, play_recorded
 
 from engines import get_engine
 from engines.schoko.engine import REASONS
@@ -28,19 +27,6 @@ GAME = "schoko"
 ENGINE = get_engine(GAME)
 TILES = set(TILE_IDS)
 
-
-def capture(link: RemoteLink) -> list[bytes]:
-    """Every raw frame `link` receives, in order, before it handles it."""
-    kept: list[bytes] = []
-    handle = link._frame
-
-    def keep(raw: bytes | str) -> None:
-        assert isinstance(raw, bytes)
-        kept.append(raw)
-        handle(raw)
-
-    link._frame = keep  # type: ignore[method-assign]
-    return kept
 
 
 def tile_paths(data: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -110,18 +96,7 @@ async def test_a_networked_game_shows_each_seat_only_its_own_hand(relay: Relay) 
     await watcher.link.connect()
     assert isinstance(peer.link, RemoteLink) and isinstance(watcher.link, RemoteLink)
     frames = {"Pia": capture(peer.link), "Vic": capture(watcher.link)}
-    states: dict[int, Any] = {}
-    try:
-        host.start()
-        session = host.session
-        assert session is not None
-        states[session.state_no] = session.state
-        session.subscribe(lambda *_: states.__setitem__(session.state_no, session.state))
-        async with asyncio.timeout(TIMEOUT * 3):
-            await asyncio.gather(*(p.done.wait() for p in (me, peer, watcher)))
-    finally:
-        await asyncio.gather(peer.link.close(), watcher.link.close())
-        await host.close()
+    session, states = await play_recorded(host, [me, peer, watcher], TIMEOUT * 3)
 
     assert session.over
     assert len(ENGINE.view(session.state, None)["tiles"]) == 32

@@ -5,12 +5,11 @@ moves use only its own tiles, and its events are the same for every recipient.""
 
 from __future__ import annotations
 
-import asyncio
 import random
 from collections import Counter
 from typing import Any
 
-from netsupport import TIMEOUT, Player
+from netsupport import TIMEOUT, Player, capture, play_recorded
 
 from engines import get_engine
 from net.client import RemoteLink
@@ -22,19 +21,6 @@ from net.relay import Relay
 GAME = "skipbo_breakers"
 ENGINE = get_engine(GAME)
 
-
-def capture(link: RemoteLink) -> list[bytes]:
-    """Every raw frame `link` receives, in order, before it handles it."""
-    kept: list[bytes] = []
-    handle = link._frame
-
-    def keep(raw: bytes | str) -> None:
-        assert isinstance(raw, bytes)
-        kept.append(raw)
-        handle(raw)
-
-    link._frame = keep  # type: ignore[method-assign]
-    return kept
 
 
 def check_frame(frame: dict[str, Any], seat: int | None, states: dict[int, Any]) -> None:
@@ -72,18 +58,7 @@ async def test_a_networked_game_shows_every_peer_only_its_own_tiles(relay: Relay
     for player in [*peers, watcher]:
         assert isinstance(player.link, RemoteLink)
         frames[player.link.name] = capture(player.link)
-    states: dict[int, Any] = {}
-    try:
-        host.start()
-        session = host.session
-        assert session is not None
-        states[session.state_no] = session.state
-        session.subscribe(lambda *_: states.__setitem__(session.state_no, session.state))
-        async with asyncio.timeout(TIMEOUT * 6):
-            await asyncio.gather(*(p.done.wait() for p in [me, *peers, watcher]))
-    finally:
-        await asyncio.gather(*(p.link.close() for p in [*peers, watcher]))
-        await host.close()
+    session, states = await play_recorded(host, [me, *peers, watcher], TIMEOUT * 6)
 
     assert session.over
     result = session.result()

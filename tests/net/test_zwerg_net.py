@@ -10,12 +10,11 @@ it would be a leak; after the game the reveal carries the whole record by design
 
 from __future__ import annotations
 
-import asyncio
 from collections import Counter
 from typing import Any
 
 import pytest
-from netsupport import TIMEOUT, Player
+from netsupport import TIMEOUT, Player, capture, play_recorded
 
 from engines import get_engine
 from engines.zwergenamulett.rules import CARD_IDS
@@ -50,19 +49,6 @@ class ZwergPlayer(Player):
         self.moved += 1
         await self.link.send_move(message["seat"], move, message["state_no"])
 
-
-def capture(link: RemoteLink) -> list[bytes]:
-    """Every raw frame `link` receives, in order, before it handles it."""
-    kept: list[bytes] = []
-    handle = link._frame
-
-    def keep(raw: bytes | str) -> None:
-        assert isinstance(raw, bytes)
-        kept.append(raw)
-        handle(raw)
-
-    link._frame = keep  # type: ignore[method-assign]
-    return kept
 
 
 def card_paths(data: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -135,18 +121,7 @@ async def play_networked_game(relay: Relay, seed: int, options: dict[str, Any]) 
     for player in [*peers, watcher]:
         assert isinstance(player.link, RemoteLink)
         frames[player.link.name] = capture(player.link)
-    states: dict[int, Any] = {}
-    try:
-        host.start()
-        session = host.session
-        assert session is not None
-        states[session.state_no] = session.state
-        session.subscribe(lambda *_: states.__setitem__(session.state_no, session.state))
-        async with asyncio.timeout(TIMEOUT * 3):
-            await asyncio.gather(*(p.done.wait() for p in [me, *peers, watcher]))
-    finally:
-        await asyncio.gather(*(p.link.close() for p in [*peers, watcher]))
-        await host.close()
+    session, states = await play_recorded(host, [me, *peers, watcher], TIMEOUT * 3)
 
     assert session.over
     calls = [m for _, m in session.moves if m["type"] == "claim_seven"]

@@ -32,8 +32,8 @@ class SummaryScreen(ModalScreen[None]):
         border: heavy $accent; background: $felt; padding: 1 2;
     }
     SummaryScreen #summary-title { text-style: bold; color: $accent; width: auto; }
-    SummaryScreen #summary-body { width: auto; margin: 1 0; }
-    SummaryScreen #summary-hint { color: $text-muted; width: auto; }
+    SummaryScreen #summary-body { width: auto; max-width: 100%; margin: 1 0; }
+    SummaryScreen #summary-hint { color: $text-muted; width: auto; max-width: 100%; }
     """
 
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [

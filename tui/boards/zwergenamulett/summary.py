@@ -3,67 +3,27 @@ the next round is already dealt. It opens by itself once per round and again on 
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
-from weakref import WeakKeyDictionary
+from typing import Any
 
-from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.color import Color
-from textual.containers import Vertical
 from textual.content import Content
-from textual.screen import ModalScreen, Screen
-from textual.widgets import Static
 
 from tui.boards.base import GameBoard, seat_name, seat_names
 from tui.boards.zwergenamulett.faces import GOLD
 from tui.i18n import count_key, tr, you_key
-
-# Summaries already shown on a game screen (round number), so a board made afresh for another
-# seat in hot-seat play does not pop the same summary up again.
-_SUMMARY_SHOWN: WeakKeyDictionary[Screen[Any], int] = WeakKeyDictionary()
+from tui.widgets.summary import SummaryScreen, offer_once
 
 
-class RoundSummary(ModalScreen[None]):
+class RoundSummary(SummaryScreen):
     """How a round ended, over the table: every player's points with the amulet bonus and who
     took gold, or how the "7 Zwerge!" call went."""
 
-    DEFAULT_CSS = """
-    RoundSummary { align: center middle; }
-    RoundSummary > #summary-box {
-        width: auto; max-width: 90%; height: auto; max-height: 90%;
-        border: heavy $accent; background: $felt; padding: 1 2;
-    }
-    RoundSummary #summary-title { text-style: bold; color: $accent; width: auto; }
-    RoundSummary #summary-body { width: auto; max-width: 100%; margin: 1 0; }
-    RoundSummary #summary-hint { color: $text-muted; width: auto; max-width: 100%; }
-    """
-
-    BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
-        Binding("enter,escape,space,s", "close", show=False),
-    ]
-
     def __init__(self, summary: dict[str, Any], names: list[str]) -> None:
-        super().__init__()
+        super().__init__(
+            tr("zwerg.summary.title", round=summary["round"]),
+            summary_text(summary, names),
+            tr("zwerg.summary.hint"),
+        )
         self.summary = summary
-        self.names = names
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="summary-box"):
-            yield Static(tr("zwerg.summary.title", round=self.summary["round"]), id="summary-title")
-            yield Static(summary_text(self.summary, self.names), id="summary-body")
-            yield Static(tr("zwerg.summary.hint"), id="summary-hint")
-
-    def on_mount(self) -> None:
-        # The app stylesheet gives every Screen an opaque background, which beats this
-        # class's CSS; an inline style lets the table show through, dimmed.
-        backdrop = Color.parse(self.app.theme_variables.get("background", "black"))
-        self.styles.background = backdrop.with_alpha(0.6)
-
-    def on_click(self) -> None:
-        self.dismiss()
-
-    def action_close(self) -> None:
-        self.dismiss()
 
 
 def summary_text(summary: dict[str, Any], names: list[str]) -> Content:
@@ -113,21 +73,12 @@ def summary_text(summary: dict[str, Any], names: list[str]) -> Content:
 
 
 def offer_summary(board: GameBoard) -> None:
-    """Open the round's summary over `board`'s screen if that screen has not shown it yet;
-    close any open one when the game is over, since the results screen comes next and the
-    game screen later leaves by popping the top screen."""
+    """The round's summary over `board`'s screen, once per round (see `offer_once`)."""
     view = board.table.view
-    if not board.is_mounted:
-        return
-    if view["over"]:
-        if isinstance(board.app.screen, RoundSummary):
-            board.app.screen.dismiss()
-        return
     summary = view["round_summary"]
-    if summary is None:
-        return
-    screen = board.screen
-    if _SUMMARY_SHOWN.get(screen, 0) >= summary["round"]:
-        return
-    _SUMMARY_SHOWN[screen] = summary["round"]
-    board.app.push_screen(RoundSummary(summary, board.table.names))
+    offer_once(
+        board,
+        None if summary is None else summary["round"],
+        bool(view["over"]),
+        lambda: RoundSummary(summary, board.table.names),
+    )

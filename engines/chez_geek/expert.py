@@ -1,0 +1,29 @@
+"""How the expert bot (engines.search) plays Chez Geek: its playouts stop a few turns on and
+the table is judged by each player's way to their goal.
+
+Whole games of random play last hundreds of turns and end mostly by chance, which tells the
+search little; a few turns on, slack against goal tells it more. Chez Geek's view is too thin to
+rebuild a state from (pending effects and steps to run live only in the state), so there is
+no `from_view`: the expert samples with `determinize` at a local seat (see engines.search).
+"""
+
+from __future__ import annotations
+
+import math
+
+from engines.chez_geek.rules import CState
+
+# Turns a playout runs before the table is judged, and how sharply a lead in the way to the
+# goal turns into a win chance (a softmax over the shares of the goal reached).
+EXPERT_TURNS = 2
+EXPERT_SHARPNESS = 6.0
+
+
+def turn_cutoff(start: CState, state: CState, n: int) -> list[float] | None:
+    """engines.search.Cutoff: each seat's win chance judged by slack against goal."""
+    if state.over or state.turn_no - start.turn_no < EXPERT_TURNS:
+        return None
+    reached = [max(0.0, min(state.slack(p) / state.goal(p), 1.0)) for p in range(n)]
+    weights = [math.exp(EXPERT_SHARPNESS * r) for r in reached]
+    total = sum(weights)
+    return [w / total for w in weights]

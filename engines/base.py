@@ -118,6 +118,21 @@ class Engine(ABC):
         return resolved
 
 
+class OneSeatAtATime(Engine):
+    """For games where exactly one seat moves at a time and `state.turn` says which (None once
+    the game is over): the three reading calls, written once."""
+
+    def to_act(self, state: Any) -> list[int]:
+        return [] if state.turn is None else [state.turn]
+
+    def is_over(self, state: Any) -> bool:
+        return state.turn is None
+
+    def turn(self, state: Any) -> int | None:
+        turn: int | None = state.turn
+        return turn
+
+
 class Bot(Protocol):
     """A player made of code. It decides from exactly what its seat is shown (the view and the
     legal moves), so it can play a local seat from the engine's state and a remote seat from

@@ -81,6 +81,14 @@ class DeckError(ValueError):
     """The data file is broken; the message names the card and what is wrong."""
 
 
+def first_effect(effects: tuple[Effect, ...], keyword: str) -> tuple[Any, ...] | None:
+    """The arguments of the first `keyword` among a card's or a job's effects, or None."""
+    for kw, args in effects:
+        if kw == keyword:
+            return args
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class Card:
     """One distinct Life card. `slack` is the fixed value (0 when none); `die` is
@@ -102,10 +110,7 @@ class Card:
 
     def effect(self, keyword: str) -> tuple[Any, ...] | None:
         """The arguments of the card's first `keyword`, or None if it has none."""
-        for kw, args in self.effects:
-            if kw == keyword:
-                return args
-        return None
+        return first_effect(self.effects, keyword)
 
     def slack_text(self) -> str | None:
         if self.die is not None:
@@ -130,10 +135,7 @@ class Job:
     text: str
 
     def effect(self, keyword: str) -> tuple[Any, ...] | None:
-        for kw, args in self.effects:
-            if kw == keyword:
-                return args
-        return None
+        return first_effect(self.effects, keyword)
 
 
 @dataclass(frozen=True, slots=True)

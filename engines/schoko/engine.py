@@ -46,9 +46,9 @@ import random
 from typing import Any, ClassVar
 
 from engines.base import (
-    Engine,
     IllegalMove,
     Move,
+    OneSeatAtATime,
     View,
     check_seat,
     check_stack,
@@ -168,7 +168,7 @@ def winners_of(groups: list[list[int]]) -> list[int]:
     return [seat for seat, k in enumerate(keys) if k == best]
 
 
-class SchokoEngine(Engine):
+class SchokoEngine(OneSeatAtATime):
     id = "schoko"
     title = "Scho K.O."
     min_players = PLAYERS
@@ -205,15 +205,6 @@ class SchokoEngine(Engine):
         return s
 
     # -- reading -----------------------------------------------------------------------------
-    def to_act(self, state: Any) -> list[int]:
-        return [] if state.turn is None else [state.turn]
-
-    def is_over(self, state: Any) -> bool:
-        return state.turn is None
-
-    def turn(self, state: Any) -> int | None:
-        return state.turn
-
     def legal_moves(self, state: Any, seat: int) -> list[Move]:
         s: SState = state
         if s.turn is None or seat != s.turn or type(seat) is not int:

@@ -49,9 +49,9 @@ from operator import add, gt, sub
 from typing import Any, ClassVar
 
 from engines.base import (
-    Engine,
     IllegalMove,
     Move,
+    OneSeatAtATime,
     View,
     check_seat,
     check_stack,
@@ -239,7 +239,7 @@ def _entry_view(entry: Entry) -> dict[str, Any]:
     }
 
 
-class SkipBoBreakersEngine(Engine):
+class SkipBoBreakersEngine(OneSeatAtATime):
     id = "skipbo_breakers"
     title = "Skip-Bo Breakers"
     min_players = 2
@@ -281,15 +281,6 @@ class SkipBoBreakersEngine(Engine):
         return s
 
     # -- reading -----------------------------------------------------------------------------
-    def to_act(self, state: Any) -> list[int]:
-        return [] if state.turn is None else [state.turn]
-
-    def is_over(self, state: Any) -> bool:
-        return state.turn is None
-
-    def turn(self, state: Any) -> int | None:
-        return state.turn
-
     def legal_moves(self, state: Any, seat: int) -> list[Move]:
         if seat != state.turn or type(seat) is not int:
             return []

@@ -2,6 +2,9 @@
 
 The relay runs in its own process (as `tabletop-tui serve` would); hosts and peers run in
 this one. Printed:
+  * end-to-end encryption: the join time (connect to welcome) and the move round trip with
+    the product's channel (SPAKE2 + ChaCha20-Poly1305) against a null one (bench.null_crypto),
+    side by side (`--e2e-only` prints just these);
   * the echo floor: peer -> relay -> host -> relay -> peer with a host that only echoes;
   * a move round trip: peer sends a move -> relay -> host (engine checks and applies it,
     builds every seat's view) -> relay -> the same peer has its new view;
@@ -32,7 +35,9 @@ from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 
+from bench.null_crypto import NULL
 from net.client import RemoteLink
+from net.e2e import CRYPTO, TAG_BYTES, Crypto
 from net.host import NetHost
 from net.link import Message
 from net.protocol import decode, encode, unpack
@@ -41,6 +46,16 @@ ROOMS = 200
 PEERS = 4
 THINK = (0.3, 0.7)  # seconds a busy-room peer waits before its move (a very fast player)
 BUSY_SECONDS = 60.0  # the busy-rooms window; `--seconds` shortens it for a quick look
+
+
+def sealed(seq: int | None, n: int, t: str, **fields: Any) -> bytes:
+    """A raw load generator's stand-in for a sealed frame: as long as the real one (payload
+    plus tag), opaque to the relay just the same; nobody opens it."""
+    size = len(encode(t, **fields)) + TAG_BYTES
+    return encode("sealed", n=n, data=bytes(size), **({} if seq is None else {"seq": seq}))
+
+
+JOIN = {"watch": False, "seat_id": None, "nonce": None, "pake": bytes(33)}  # as v3 sends it
 
 
 def pct(samples: list[float], p: float) -> float:
@@ -103,20 +118,20 @@ async def echo_room(url: str) -> tuple[ClientConnection, ClientConnection, async
     code = decode(await host.recv())["code"]
 
     async def echo() -> None:
-        seq = 1
+        seq = n = 1
         async for raw in host:
             frame = decode(raw, 1 << 20)
             if frame["t"] == "from":
                 inner = decode(frame["data"])
-                if inner["t"] == "echo":
-                    seq += 1
-                    reply = encode("echo", data=inner["data"])
+                if inner["t"] == "sealed":  # an echo: the same size comes back
+                    seq, n = seq + 1, n + 1
+                    reply = encode("sealed", n=n, data=inner["data"])
                     await host.send(encode("send", seq=seq, items=[
                         {"to": [frame["cid"]], "data": reply}]))
 
     task = asyncio.get_running_loop().create_task(echo())
     peer = await connect(url, compression=None)
-    await peer.send(encode("join", seq=1, code=code, name="p", watch=False))
+    await peer.send(encode("join", seq=1, code=code, **JOIN))
     return host, peer, task
 
 
@@ -125,8 +140,8 @@ async def echo_floor(url: str, rounds: int = 2000) -> list[float]:
     samples = []
     for i in range(rounds):
         start = time.perf_counter()
-        await peer.send(encode("echo", seq=i + 2, data=i))
-        while decode(await peer.recv())["t"] != "echo":
+        await peer.send(sealed(i + 2, i, "echo", data=i))
+        while decode(await peer.recv())["t"] != "sealed":
             pass
         samples.append(time.perf_counter() - start)
     task.cancel()
@@ -146,12 +161,12 @@ async def throughput(url: str, rooms: int = 20, window: int = 32, seconds: float
         seq = 1
         for _ in range(window):
             seq += 1
-            await peer.send(encode("echo", seq=seq, data=seq))
+            await peer.send(sealed(seq, seq, "echo", data=seq))
         while time.perf_counter() < stop:
-            if decode(await peer.recv())["t"] == "echo":
+            if decode(await peer.recv())["t"] == "sealed":
                 counts[index] += 1
                 seq += 1
-                await peer.send(encode("echo", seq=seq, data=seq))
+                await peer.send(sealed(seq, seq, "echo", data=seq))
 
     start = time.perf_counter()
     await asyncio.gather(*(pump(i, peer) for i, (_, peer, _) in enumerate(pairs)))
@@ -194,22 +209,24 @@ class Timed:
 
 
 async def open_room(url: str, peers: int, think: tuple[float, float] | None,
-                    seed: int) -> tuple[NetHost, list[Timed]]:
+                    seed: int, crypto: Crypto = CRYPTO) -> tuple[NetHost, list[Timed]]:
     host = NetHost("schoene", peers, relay_url=url, bot_delay=0, keep_record=False, seed=seed)
     host.autostart = True
+    host.keys.crypto = crypto
     code = await host.open()
     players = []
     for i in range(peers):
         link = RemoteLink(code, f"p{i}", server=url, remember=False)
+        link.crypto = crypto
         players.append(Timed(link, think, seed * 10 + i))
         await link.connect()
     return host, players
 
 
-async def move_round_trip(url: str, games: int = 20) -> list[float]:
+async def move_round_trip(url: str, games: int = 20, crypto: Crypto = CRYPTO) -> list[float]:
     samples: list[float] = []
     for game in range(games):
-        host, players = await open_room(url, 3, None, game)
+        host, players = await open_room(url, 3, None, game, crypto)
         await asyncio.gather(*(p.done.wait() for p in players))
         samples += [s for p in players for s in p.samples]
         for p in players:
@@ -250,9 +267,9 @@ async def light_room(url: str, seed: int, go: asyncio.Event, stop: list[float],
     await host.send(encode("open", seq=1, code=None, host_token=None))
     code = decode(await host.recv(), 1 << 20)["code"]
     peers = []
-    for i in range(PEERS):
+    for _ in range(PEERS):
         peer = await connect(url, compression=None, max_size=None)
-        await peer.send(encode("join", seq=1, code=code, name=f"p{i}", watch=False))
+        await peer.send(encode("join", seq=1, code=code, **JOIN))
         peers.append(peer)
     cids: list[int] = []
     while len(cids) < PEERS:
@@ -268,19 +285,20 @@ async def light_room(url: str, seed: int, go: asyncio.Event, stop: list[float],
             if frame["t"] != "from":
                 continue
             inner = unpack(frame["data"])
-            if inner.get("t") != "move":
+            if inner.get("t") != "sealed":  # a move: the relay cannot tell, nor need we
                 continue
             state += 1
             seq += 1
-            items = [{"to": [cid], "data": encode("update", state_no=state, view=pad)}
+            items = [{"to": [cid], "data": sealed(None, state, "update", state_no=state,
+                                                  view=pad)}
                      for cid in cids]
             await host.send(encode("send", seq=seq, items=items))
 
     async def drain(peer: ClientConnection, box: list[int], heard: asyncio.Event) -> None:
         async for raw in peer:
             frame = unpack(raw)
-            if frame.get("t") == "update":
-                box[0] = frame["state_no"]
+            if frame.get("t") == "sealed":  # one update per move, in order
+                box[0] += 1
                 heard.set()
 
     states = [[0] for _ in peers]
@@ -297,8 +315,8 @@ async def light_room(url: str, seed: int, go: asyncio.Event, stop: list[float],
             seqs[turn] += 1
             heard[turn].clear()
             began = time.perf_counter()
-            await peers[turn].send(encode("move", seq=seqs[turn], seat=turn, state_no=state,
-                                          move={"type": "take"}))
+            await peers[turn].send(sealed(seqs[turn], seqs[turn], "move", seat=turn,
+                                          state_no=state, move={"type": "take"}))
             while states[turn][0] <= state:
                 await heard[turn].wait()
                 heard[turn].clear()
@@ -427,6 +445,59 @@ def busy_rooms(url: str, relay_pid: int, seconds: float, workers: int = 2) -> No
           f"(RSS {before / 1024:.1f} -> {after_open / 1024:.1f} MiB, peak {peak / 1024:.1f} MiB)")
 
 
+def host_process(url: str, null: bool, opened: Any, stop: Any) -> None:
+    """A host in a process of its own, as on another machine: its SPAKE2 work runs beside the
+    peer's, not behind it on one interpreter lock."""
+
+    async def run() -> None:
+        host = NetHost("schoene", 3, relay_url=url, keep_record=False)
+        if null:
+            host.keys.crypto = NULL
+        opened.put(await host.open())
+        await asyncio.get_running_loop().run_in_executor(None, stop.wait)
+        await host.close()
+
+    asyncio.run(run())
+
+
+async def join_times(url: str, crypto: Crypto, joins: int) -> list[float]:
+    """Seconds from starting a join to the host's welcome, one spectator after another (a
+    moment apart, as people arrive: the host prepares its next exchange in between)."""
+    ctx = multiprocessing.get_context("spawn")
+    opened, stop = ctx.Queue(), ctx.Event()
+    proc = ctx.Process(target=host_process, args=(url, crypto is NULL, opened, stop))
+    proc.start()
+    code = await asyncio.get_running_loop().run_in_executor(None, opened.get, True, 30)
+    samples = []
+    for _ in range(joins):
+        await asyncio.sleep(0.3)
+        link = RemoteLink(code, "p", server=url, watch=True, remember=False)
+        link.crypto = crypto
+        began = time.perf_counter()
+        await link.connect()
+        samples.append(time.perf_counter() - began)
+        await link.close()
+    stop.set()
+    proc.join(timeout=30)
+    return samples
+
+
+async def e2e_figures(url: str, rounds: int = 4) -> None:
+    """With and without encryption, alternated in rounds so the machine's noise hits both."""
+    joins: dict[str, list[float]] = {"sealed": [], "null": []}
+    trips: dict[str, list[float]] = {"sealed": [], "null": []}
+    for _ in range(rounds):
+        for name, crypto in (("sealed", CRYPTO), ("null", NULL)):
+            joins[name] += await join_times(url, crypto, 15)
+            trips[name] += await move_round_trip(url, 4, crypto)
+    for label, got in (("join time", joins), ("move round trip", trips)):
+        with_, without = pct(got["sealed"], 50), pct(got["null"], 50)
+        print(f"{label:<19}: p50 {with_:6.2f} ms encrypted, {without:6.2f} ms null channel "
+              f"(+{with_ - without:.2f} ms); min {min(got['sealed']) * 1000:.2f} / "
+              f"{min(got['null']) * 1000:.2f} ms; p90 {pct(got['sealed'], 90):.2f} / "
+              f"{pct(got['null'], 90):.2f} ms   ({len(got['sealed'])} each)")
+
+
 async def quick_figures(url: str) -> None:
     floor = await echo_floor(url)
     print(f"echo floor         : p50 {pct(floor, 50):6.2f} ms   p99 {pct(floor, 99):6.2f} ms")
@@ -443,13 +514,19 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=BUSY_SECONDS,
                         help=f"length of the busy-rooms window (default {BUSY_SECONDS:g})")
     parser.add_argument("--busy-only", action="store_true", help="skip the quick figures")
+    parser.add_argument("--e2e-only", action="store_true",
+                        help="only join time and move round trip, encrypted against not")
     parser.add_argument("--workers", type=int, default=2,
                         help="load-generator processes (default 2)")
     args = parser.parse_args()
     os.environ.setdefault("TABLETOP_TUI_HOME", "/tmp/tabletop-tui-bench")
     relay, url = start_relay()
     try:
+        if args.e2e_only:
+            asyncio.run(e2e_figures(url))
+            return
         if not args.busy_only:
+            asyncio.run(e2e_figures(url))
             asyncio.run(quick_figures(url))
         busy_rooms(url, relay.pid, args.seconds, args.workers)
     finally:

@@ -42,8 +42,9 @@ class Audience:
             listener(message)
 
     def everyone(self, t: str, **fields: Any) -> None:
-        """Tell the whole room and the host's own terminal the same thing."""
-        self.uplink.post(None, t, **fields)
+        """Tell every admitted peer (each sealed for it) and the host's own terminal the same
+        thing."""
+        self.uplink.post(list(self.peers), t, **fields)
         self.local({"type": t, **fields})
 
     def send(self, cids: list[int], message: Message) -> None:

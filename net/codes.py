@@ -1,9 +1,11 @@
 """Join codes: short enough to read aloud, hard to guess, forgiving when typed.
 
-A code is 8 symbols of Crockford's base32 alphabet (digits and capitals without I, L, O, U),
-shown as two groups of four: `K7QX-9MPA`. That is exactly 40 bits from `secrets`. Typing is
+A join code is 12 symbols of Crockford's base32 alphabet (digits and capitals without I, L, O,
+U), shown as three groups of four: `K7QX-9MPA-B3CD`. The first 8 (40 bits, drawn by the relay)
+are the room code: the relay routes by it. The last 4 (20 bits, drawn by the host) are the
+secret that keys the end-to-end encryption (net.e2e) and never reach the relay. Typing is
 forgiving: case, spaces and dashes do not matter, and the letters people confuse with digits
-(O, I, L) are read as the digits they look like. The relay stores codes in this normal form.
+(O, I, L) are read as the digits they look like. The relay stores room codes in normal form.
 """
 
 from __future__ import annotations
@@ -13,7 +15,9 @@ import hashlib
 import secrets
 
 ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
-LENGTH = 8
+LENGTH = 8  # the room code, which the relay sees
+SECRET_LENGTH = 4  # the secret part, which only host and peers know
+JOIN_LENGTH = LENGTH + SECRET_LENGTH
 BITS = LENGTH * 5  # 32 symbols = 5 bits each
 _CONFUSABLE = str.maketrans({"O": "0", "I": "1", "L": "1"})
 _IGNORED = str.maketrans("", "", " -_.\t")
@@ -23,13 +27,12 @@ class BadCode(ValueError):
     """Text that cannot be a join code at all (as opposed to a code nobody is using)."""
 
 
-def new_code() -> str:
-    """A fresh random code in normal form (no dash)."""
-    return "".join(secrets.choice(ALPHABET) for _ in range(LENGTH))
+def new_code(length: int = LENGTH) -> str:
+    """A fresh random code (room code; `SECRET_LENGTH`: a secret part) in normal form."""
+    return "".join(secrets.choice(ALPHABET) for _ in range(length))
 
 
-def normalise(text: str) -> str:
-    """The normal form of a typed code; BadCode says what is wrong with it."""
+def _symbols(text: str) -> str:
     code = text.upper().translate(_IGNORED).translate(_CONFUSABLE)
     wrong = sorted({c for c in code if c not in ALPHABET})
     if wrong:
@@ -37,15 +40,39 @@ def normalise(text: str) -> str:
             f"a join code has only digits and the letters A-Z without I, L, O, U; "
             f"{''.join(wrong)!r} cannot be part of one"
         )
-    if len(code) != LENGTH:
-        raise BadCode(f"a join code has {LENGTH} characters, like K7QX-9MPA; got {len(code)}")
     return code
 
 
+def normalise(text: str) -> str:
+    """The normal form of a room code (the relay's 8 symbols); BadCode says what is wrong."""
+    code = _symbols(text)
+    if len(code) != LENGTH:
+        raise BadCode(f"a room code has {LENGTH} characters, like K7QX-9MPA; got {len(code)}")
+    return code
+
+
+def normalise_join(text: str) -> str:
+    """The normal form of a typed join code (12 symbols); BadCode says what is wrong, and
+    says so plainly for the 8-symbol codes of hosts older than protocol 3."""
+    code = _symbols(text)
+    if len(code) == LENGTH:
+        raise BadCode(f"join codes now have {JOIN_LENGTH} symbols, like K7QX-9MPA-B3CD; this "
+                      f"one has {LENGTH}: the host may run an older tabletop-tui (both need "
+                      "protocol 3)")
+    if len(code) != JOIN_LENGTH:
+        raise BadCode(f"a join code has {JOIN_LENGTH} characters, like K7QX-9MPA-B3CD; "
+                      f"got {len(code)}")
+    return code
+
+
+def split(code: str) -> tuple[str, str]:
+    """A join code in normal form -> (room code for the relay, secret for the key exchange)."""
+    return code[:LENGTH], code[LENGTH:]
+
+
 def display(code: str) -> str:
-    """`K7QX9MPA` -> `K7QX-9MPA`."""
-    half = LENGTH // 2
-    return f"{code[:half]}-{code[half:]}"
+    """Groups of four: `K7QX9MPA` -> `K7QX-9MPA`, `K7QX9MPAB3CD` -> `K7QX-9MPA-B3CD`."""
+    return "-".join(code[i:i + 4] for i in range(0, len(code), 4))
 
 
 # The room key's default salt: the LAN has no shared machine, so mDNS names use this one.

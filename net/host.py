@@ -7,8 +7,9 @@ applied move each connection gets only its own view; spectators get the public o
 also runs the lobby, the chat and the presence list, and writes the game record as it goes so
 that `tabletop-tui host --resume` can continue after a crash.
 
-It leaves the connection and the ordered, batched sending to `net.uplink`, the seating rules
-to `net.seats` and the choice of bot and timer moves to `net.driver`. All state changes happen
+It leaves the connection and the ordered, batched sending to `net.uplink`, the key exchanges
+and the opening of sealed frames to `net.host_keys` (the relay reads none of it), the seating
+rules to `net.seats` and the choice of bot and timer moves to `net.driver`. All state changes happen
 in plain (non-async) methods on the event loop and only queue frames, so no two moves can
 interleave their broadcasts.
 """
@@ -28,11 +29,13 @@ from engines.base import TEST_OPTIONS, Move
 from net import codes, fairness, host_record, signing, store
 from net.audience import Audience, Listener
 from net.driver import unmanned_move
+from net.host_keys import Keyring
 from net.link import Message, table_message
 from net.protocol import (
     MAX_CHAT,
     MAX_NAME,
     PEER_FRAMES,
+    PEER_SEALED,
     WS_MAX_SIZE,
     Frame,
     ProtocolError,
@@ -92,6 +95,7 @@ class NetHost:
                              rejoin=self._rejoin, receive=self._from_relay,
                              report=self._connection)
         self.audience = Audience(self.uplink)
+        self.keys = Keyring(self.uplink, self._sealed, self._wrong_code)
         self.session: HostSession | None = None
         self.secret = 0  # the host's part of the seed, committed to before the contributions
         self.salt = ""
@@ -103,7 +107,7 @@ class NetHost:
         self.attended = False
         self._reclaims: dict[int, tuple[int, str]] = {}  # cid -> (seat, name) awaiting a yes
         self._proving: dict[int, Frame] = {}  # cid -> its join frame, until it claims
-        self._returning: dict[int, Frame] = {}  # cid -> its join frame, until it says "rejoin"
+        self._returning: set[int] = set()  # cids in the reopened room, until they "rejoin"
         self.autostart = False  # start as soon as every seat is taken (headless hosting)
         self.finished = asyncio.Event()
         self.chat_log: list[dict[str, Any]] = []
@@ -115,6 +119,12 @@ class NetHost:
     # -- reading -----------------------------------------------------------------------------
     @property
     def code(self) -> str:
+        """The join code players type: the relay's room code, then the secret part."""
+        return self.uplink.code + self.keys.secret if self.uplink.code else ""
+
+    @property
+    def room(self) -> str:
+        """The room code alone: all the relay knows."""
         return self.uplink.code
 
     @property
@@ -167,6 +177,7 @@ class NetHost:
     async def open(self) -> str:
         """Connect to the relay and open the room; returns the join code (normal form)."""
         await self.uplink.open()
+        self.keys.prepare()  # the first joiner's exchange, started while nobody waits
         return self.code
 
     async def close(self, reason: str = "the host closed the room") -> None:
@@ -200,14 +211,9 @@ class NetHost:
             self._drop(peer.cid)
         self._proving.clear()
         self._reclaims.clear()
+        self.keys.forget_all()  # every peer runs a fresh exchange with its "rejoin"
         self._vouch()
-        for entry in entries:
-            try:
-                frame = check(decode(entry["data"], WS_MAX_SIZE), PEER_FRAMES)
-            except ProtocolError:
-                continue
-            if frame["t"] == "join":
-                self._returning[entry["cid"]] = frame
+        self._returning = {entry["cid"] for entry in entries if type(entry.get("cid")) is int}
 
     def _from_relay(self, raw: bytes | str) -> None:
         try:
@@ -220,25 +226,57 @@ class NetHost:
             self._from_peer(frame["cid"], frame["data"])
         elif t == "left" and type(frame.get("cid")) is int:
             self._proving.pop(frame["cid"], None)
-            self._returning.pop(frame["cid"], None)
+            self._returning.discard(frame["cid"])
             self._reclaims.pop(frame["cid"], None)
+            self.keys.forget(frame["cid"])
             self._drop(frame["cid"])
         elif t == "error":
             log.warning("relay says: %s", frame.get("message"))
 
     def _error(self, cid: int, code: str, message: str, seq: int | None = None) -> None:
-        self.uplink.post([cid], "error", code=code, message=message, seq=seq)
+        """Tell `cid` a frame was refused: sealed once it has a channel, else in the clear."""
+        if cid in self.uplink.channels:
+            self.uplink.post([cid], "error", code=code, message=message, seq=seq)
+        else:  # shaped like a relay error, which is what a peer expects in the clear
+            self.uplink.post_plain([cid], "error", code=code, message=message, seq=seq,
+                                   fatal=False)
 
     def _from_peer(self, cid: int, data: bytes) -> None:
+        """A frame the relay forwarded: an exchange to answer, or a sealed frame to open."""
         try:
             frame = check(decode(data, WS_MAX_SIZE), PEER_FRAMES)
         except ProtocolError as exc:
             self._error(cid, exc.code, exc.message)
             return
+        t, seq = frame["t"], frame["seq"]
+        if t == "sealed":
+            if not self.keys.receive(cid, frame):
+                self._error(cid, "bad_order", "join first: no key exchange yet", seq)
+            return
+        known = cid in self.peers or cid in self._proving or cid in self._reclaims
+        if t == "rejoin" and cid not in self._returning:
+            self._error(cid, "bad_order", "'rejoin' answers 'host_back' only", seq)
+        elif t == "join" and (known or self.keys.has(cid) or cid in self._returning):
+            self._error(cid, "bad_order", "already joined", seq)
+        else:
+            self._returning.discard(cid)
+            self.keys.answer(cid, frame["pake"])
+
+    def _wrong_code(self, cid: int) -> None:
+        self.audience.local({"type": "notice", "text": "someone tried to join with a wrong "
+                                                       f"code ({self.keys.wrong_tries} so far)"})
+
+    def _sealed(self, cid: int, payload: Frame, seq: int) -> None:
+        """A payload a peer sealed (net.host_keys opened it): its hello first, then the game."""
+        try:
+            frame = check(payload, PEER_SEALED)
+        except ProtocolError as exc:
+            self._error(cid, exc.code, exc.message, seq)
+            return
+        frame["seq"] = seq  # errors name the envelope the refused payload came in
         t = frame["t"]
         peer = self.peers.get(cid)
-        seq = frame["seq"]
-        if t == "join":
+        if t == "hello":
             if peer is None and cid not in self._proving and cid not in self._reclaims:
                 self._hello(cid, frame)
             else:
@@ -246,10 +284,6 @@ class NetHost:
             return
         if t == "claim" and cid in self._proving:
             self._claim(cid, self._proving.pop(cid), frame["token"])
-            return
-        if t == "rejoin" and cid in self._returning:
-            joined = self._returning.pop(cid)
-            self._hello(cid, {**joined, "seat_id": frame["seat_id"], "nonce": frame["nonce"]})
             return
         if peer is None:
             self._error(cid, "bad_order", "join first", seq)
@@ -340,9 +374,10 @@ class NetHost:
         """Someone wants an away seat back by its name, without its token: only the host may
         say yes (anyone with the code can type a name); a headless host says no."""
         if not self.attended:
-            self.uplink.kick(cid, f"seat {seat_no + 1} ({self.seats[seat_no].name}) is kept "
-                                  "for its player: rejoin from the machine that played it "
-                                  "(it keeps the seat's token)", code="refused")
+            # No name in a kick: its reason travels in the clear, through the relay.
+            self.uplink.kick(cid, f"seat {seat_no + 1} is kept for its player: rejoin from "
+                                  "the machine that played it (it keeps the seat's token)",
+                             code="refused")
             return
         self._reclaims[cid] = (seat_no, name)
         self.uplink.post([cid], "notice", text=f"asking the host to give you seat {seat_no + 1} "
@@ -530,8 +565,8 @@ class NetHost:
         if self.keep_record:
             self._record(self._open_record)
         table = self.session.players()
-        self.uplink.post(None, "start", engine=self.engine.id, options=self.public_options(),
-                         players=table, commitment=self.commitment,
+        self.uplink.post(list(self.peers), "start", engine=self.engine.id,
+                         options=self.public_options(), players=table, commitment=self.commitment,
                          contributions=self.contributions, fixed_seed=self.seed)
         self.audience.local({"type": "start", "engine": self.engine.id, "players": table,
                              "commitment": self.commitment, "fixed_seed": self.seed})
@@ -562,7 +597,8 @@ class NetHost:
     def _header(self) -> dict[str, Any]:
         assert self.session is not None
         return host_record.header(self.session, {
-            "code": self.code, "host_token": self.uplink.host_token, "salt": self.salt,
+            "code": self.room, "join_secret": self.keys.secret,
+            "host_token": self.uplink.host_token, "salt": self.salt,
             "commitment": self.commitment, "tokens": [s.token for s in self.seats],
             "spare": [s.spare for s in self.seats], "secret": self.secret,
             "contributions": self.contributions, "fixed": self.seed is not None,
@@ -575,7 +611,7 @@ class NetHost:
             self._record(self._rewrite_record)
 
     def _open_record(self) -> None:
-        self.record_path = host_record.new_path(self.code)
+        self.record_path = host_record.new_path(self.room)
         self._writer = store.RecordWriter(self.record_path, self._header(), [])
 
     def _rewrite_record(self) -> None:
@@ -608,6 +644,8 @@ class NetHost:
                        takeover=net.get("takeover"), **kwargs)
             host.session = HostSession.from_record({**header, "moves": moves})
             host.uplink.code, host.uplink.host_token = net["code"], net["host_token"]
+            # A record from before protocol 3 has no secret: the room gets a new one.
+            host.keys.secret = net.get("join_secret") or host.keys.secret
             host.salt, host.commitment = net["salt"], net["commitment"]
             host.secret = net.get("secret", host.session.seed)
             host.contributions = net.get("contributions", [])

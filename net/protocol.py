@@ -15,7 +15,9 @@ import msgpack
 
 # 2: seat tokens travel only after the host's proof ("proof", "claim"), joint seeds
 # ("commit", "contribute"), signed host tokens ("seats"), errors name the refused frame's seq.
-VERSION = 2
+# 3: end-to-end encryption (net.e2e): 12-symbol join codes whose last 4 never reach the relay,
+# a SPAKE2 exchange ("pake") on join, and every host<->peer payload "sealed".
+VERSION = 3
 # Largest frame a relay accepts from a connection (bytes); views and records fit easily.
 MAX_FRAME = 64 * 1024
 # The websocket layer's own ceiling: frames between MAX_FRAME and this get a readable error
@@ -73,8 +75,9 @@ def decode(data: bytes | str, max_size: int = MAX_FRAME) -> Frame:
     if version != VERSION:
         raise ProtocolError(
             "version",
-            f"protocol version {version} is not supported; this side speaks version {VERSION}"
-            " (update tabletop-tui on both ends)",
+            f"protocol version {version} is not supported: this side speaks protocol {VERSION};"
+            " please update tabletop-tui (every player, the host and the relay need the same"
+            " protocol)",
         )
     if not isinstance(frame.get("t"), str):
         raise ProtocolError("malformed", "a frame needs a string 't' (frame type)")
@@ -88,18 +91,25 @@ def decode(data: bytes | str, max_size: int = MAX_FRAME) -> Frame:
 OPT = type(None)
 INT, STR, BOOL, MAP, LIST, BIN = (int,), (str,), (bool,), (dict,), (list,), (bytes,)
 
-# Frames a peer (a joining player or spectator) sends. The relay forwards all but "join" to
-# the room's host unchanged.
+# Frames a peer (a joining player or spectator) sends to the relay, which forwards them all to
+# the room's host unchanged. Only routing facts travel in the clear: the room code (without
+# its secret part), watch and the seat id the relay counts by; the rest is sealed.
 PEER_FRAMES: dict[str, dict[str, tuple[type, ...]]] = {
-    "join": {"seq": INT, "code": STR, "name": STR, "watch": BOOL, "seat_id": (str, OPT),
-             "nonce": (str, OPT)},
-    "claim": {"seq": INT, "token": STR},
-    "rejoin": {"seq": INT, "seat_id": (str, OPT), "nonce": (str, OPT)},
-    "contribute": {"seq": INT, "value": STR},
-    "move": {"seq": INT, "seat": INT, "state_no": INT, "move": MAP},
-    "chat": {"seq": INT, "text": STR},
-    "sync": {"seq": INT},
-    "echo": {"seq": INT, "data": (bytes, str, int, OPT)},
+    "join": {"seq": INT, "code": STR, "watch": BOOL, "seat_id": (str, OPT),
+             "nonce": (str, OPT), "pake": BIN},
+    "rejoin": {"seq": INT, "seat_id": (str, OPT), "nonce": (str, OPT), "pake": BIN},
+    "sealed": {"seq": INT, "n": INT, "data": BIN},
+}
+
+# What a peer's "sealed" frames hold (net.e2e): its hello first, then the game.
+PEER_SEALED: dict[str, dict[str, tuple[type, ...]]] = {
+    "hello": {"name": STR, "watch": BOOL, "seat_id": (str, OPT), "nonce": (str, OPT)},
+    "claim": {"token": STR},
+    "contribute": {"value": STR},
+    "move": {"seat": INT, "state_no": INT, "move": MAP},
+    "chat": {"text": STR},
+    "sync": {},
+    "echo": {"data": (bytes, str, int, OPT)},
 }
 
 # Frames a host sends to the relay.
@@ -111,7 +121,14 @@ HOST_FRAMES: dict[str, dict[str, tuple[type, ...]]] = {
     "close": {"seq": INT, "reason": STR},
 }
 
-# Frames the host sends to peers (through the relay, inside "send").
+# Frames the host sends to peers in the clear (through the relay, inside "send"): its half
+# of the key exchange, then only "sealed" ones.
+HOST_ENVELOPES: dict[str, dict[str, tuple[type, ...]]] = {
+    "pake": {"msg": BIN},
+    "sealed": {"n": INT, "data": BIN},
+}
+
+# What the host's "sealed" frames hold.
 HOST_TO_PEER: dict[str, dict[str, tuple[type, ...]]] = {
     "welcome": {
         "seat": (int, OPT), "token": STR, "name": STR, "code": STR, "engine": STR,

@@ -51,7 +51,7 @@ __all__ = ["Limits", "Relay", "serve_forever"]
 log = logging.getLogger("tabletop.relay")
 
 # Error codes a host may close one of its peers with (docs/protocol.md, "Errors").
-KICK_CODES = frozenset({"kicked", "table_full", "refused", "replaced"})
+KICK_CODES = frozenset({"kicked", "table_full", "refused", "replaced", "wrong_code"})
 
 
 class Conn:

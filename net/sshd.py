@@ -97,7 +97,7 @@ def command_args(command: str) -> list[str]:
         return []
     if words[0] in ("join", "watch") and len(words) == 2:
         try:
-            code = codes.normalise(words[1])
+            code = codes.normalise_join(words[1])
         except codes.BadCode as exc:
             raise ValueError(f"{words[1]!r} is not a join code: {exc}") from None
         return ["join", codes.display(code)] + (["--watch"] if words[0] == "watch" else [])

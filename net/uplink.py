@@ -2,7 +2,9 @@
 
 Everything the host sends is queued with `post` (or `kick`) in an outbox that a single writer
 task flushes in order, batched into "send" frames: no two moves can interleave their
-broadcasts, and a move costs one relay frame however many peers there are. If the connection
+broadcasts, and a move costs one relay frame however many peers there are. `post` seals each
+payload for each receiver with that connection's channel (net.e2e), in the order posted, so
+counters and the outbox agree; a connection without a channel gets nothing sealed. If the connection
 drops, the uplink reopens the room with its code and host token for `reconnect_for` seconds,
 so a network hiccup does not end the game. It knows frames, not games: what the frames mean
 is the host's business, reached through the callbacks it is given.
@@ -20,6 +22,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from net.e2e import Channel
 from net.protocol import WS_MAX_SIZE, ProtocolError, decode, encode
 
 log = logging.getLogger("tabletop.host")
@@ -59,6 +62,9 @@ class Uplink:
         self._outbox: list[tuple[str, Any]] = []
         self._wake = asyncio.Event()
         self._opened: asyncio.Future[None] | None = None
+        self.channels: dict[int, Channel] = {}  # cid -> its sealed channel, once exchanged
+        self._taken = self._done = 0  # outbox entries the writer took, and has written
+        self._flushes: list[tuple[int, asyncio.Future[None]]] = []
 
     async def open(self) -> None:
         """Connect and open the room (or reopen `code`); OSError if the relay cannot be had."""
@@ -67,12 +73,40 @@ class Uplink:
         self._spawn(self._write())
         await self._opened
 
-    def post(self, to: list[int] | None, t: str, **fields: Any) -> None:
-        """Queue frame `t` for connections `to` (None: everyone in the room)."""
-        if to is not None and not to:
-            return
+    def post(self, to: list[int], t: str, **fields: Any) -> None:
+        """Queue frame `t`, sealed for each of the connections `to` that has a channel."""
+        payload = {"t": t, **fields}
+        for cid in to:
+            channel = self.channels.get(cid)
+            if channel is not None:
+                n, data = channel.seal(payload)
+                self._outbox.append(("item", {"to": [cid],
+                                              "data": encode("sealed", n=n, data=data)}))
+        self._wake.set()
+
+    def post_plain(self, to: list[int], t: str, **fields: Any) -> None:
+        """Queue frame `t` in the clear: only "pake", and errors to a connection that has no
+        channel yet (they say nothing about the game)."""
         self._outbox.append(("item", {"to": to, "data": encode(t, **fields)}))
         self._wake.set()
+
+    def flushed(self) -> asyncio.Future[None]:
+        """Done once everything queued so far is written (or the connection is gone): lets
+        CPU-heavy work wait until a frame that others are waiting for is on its way."""
+        future = asyncio.get_running_loop().create_future()
+        self._flushes.append((self._taken + len(self._outbox), future))
+        self._wake.set()
+        return future
+
+    def _flushed(self, gone: bool = False) -> None:
+        self._done = self._taken
+        waiting, self._flushes = self._flushes, []
+        for target, future in waiting:
+            if target <= self._done or gone:
+                if not future.done():
+                    future.set_result(None)
+            else:
+                self._flushes.append((target, future))
 
     def kick(self, cid: int, reason: str, code: str = "kicked") -> None:
         """Close connection `cid` with error `code` (kicked, table_full, refused, replaced)."""
@@ -163,8 +197,10 @@ class Uplink:
             self._wake.clear()
             ws = self.ws
             if ws is None or not self._outbox:
+                self._flushed(gone=ws is None)
                 continue
             batch, self._outbox = self._outbox, []
+            self._taken += len(batch)
             items: list[dict[str, Any]] = []
             size = 0
             try:
@@ -187,7 +223,9 @@ class Uplink:
                 if items:
                     await self._send_frame(ws, "send", items=items)
             except ConnectionClosed:
+                self._flushed(gone=True)
                 continue  # _run reconnects; peers get synced when they rejoin
+            self._flushed()
 
     async def _send_frame(self, ws: ClientConnection, t: str, **fields: Any) -> None:
         self._seq += 1

@@ -211,7 +211,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_ssh_options(host)
 
     join = sub.add_parser("join", help="join a game by its code")
-    join.add_argument("code", help="the join code, e.g. K7QX-9MPA")
+    join.add_argument("code", help="the join code, e.g. K7QX-9MPA-B3CD")
     join.add_argument("--server", type=_server, default=None,
                       help="the relay at HOST:PORT or ws:// URL")
     join.add_argument("--watch", action="store_true", help="watch as a spectator")
@@ -253,7 +253,7 @@ def _code(text: str) -> str:
     from net import codes
 
     try:
-        return codes.normalise(text)
+        return codes.normalise_join(text)
     except codes.BadCode as exc:
         fail(str(exc))
 

@@ -74,7 +74,10 @@ register(
             "netlobby.bad_number": "Enter a whole number of seconds, or leave it empty.",
             "netlobby.you": "you",
             "join.title": "Join a game",
-            "join.code": "Join code (e.g. K7QX-9MPA)",
+            "join.code": "Join code (e.g. K7QX-9MPA-B3CD)",
+            "join.wrong_code": "Wrong join code: check the last four symbols",
+            "join.update": "This table speaks another protocol version: please update "
+                           "tabletop-tui (protocol 3)",
             "join.name": "Your name",
             "join.server": "Relay HOST:PORT (empty: find the room by its code)",
             "join.watch": "Watch as a spectator",
@@ -128,7 +131,10 @@ register(
             "netlobby.bad_number": "Eine ganze Zahl Sekunden eingeben oder leer lassen.",
             "netlobby.you": "du",
             "join.title": "Einem Spiel beitreten",
-            "join.code": "Beitrittscode (z. B. K7QX-9MPA)",
+            "join.code": "Beitrittscode (z. B. K7QX-9MPA-B3CD)",
+            "join.wrong_code": "Falscher Beitrittscode: prüfe die letzten vier Zeichen",
+            "join.update": "Dieser Tisch spricht eine andere Protokollversion: bitte "
+                           "tabletop-tui aktualisieren (Protokoll 3)",
             "join.name": "Dein Name",
             "join.server": "Relay HOST:PORT (leer: Raum über den Code finden)",
             "join.watch": "Als Zuschauer beitreten",

@@ -8,9 +8,15 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+import msgpack
+from websockets.asyncio.client import ClientConnection, connect
+
 from net.client import RemoteLink
+from net.e2e import CRYPTO, Channel
 from net.host import NetHost
 from net.link import Message, TableLink
+from net.protocol import encode
+from net.relay import Relay
 from net.session import HostSession
 
 TIMEOUT = 20.0
@@ -66,17 +72,17 @@ class Player:
 
 
 def capture(link: RemoteLink) -> list[bytes]:
-    """Every raw frame `link` receives, in order, before it handles it: what a peer was sent,
-    to hold against the engine."""
+    """Every frame the host sealed for `link`, opened, in order (re-encoded as a plain frame):
+    what a peer was sent, to hold against the engine."""
     kept: list[bytes] = []
-    handle = link._frame
+    opened = link._open
 
-    def keep(raw: bytes | str) -> None:
-        assert isinstance(raw, bytes)
-        kept.append(raw)
-        handle(raw)
+    def keep(frame: dict[str, Any]) -> dict[str, Any]:
+        payload = opened(frame)
+        kept.append(encode(**payload))
+        return payload
 
-    link._frame = keep  # type: ignore[method-assign]
+    link._open = keep  # type: ignore[method-assign]
     return kept
 
 
@@ -101,3 +107,59 @@ async def play_recorded(
         )
         await host.close()
     return session, states
+
+
+class Raw:
+    """A hand-driven peer that can send anything at all: in the clear (`send_clear`, or bytes
+    on `ws`), or sealed with the keys of a real exchange (`send`, `send_payload`). It answers
+    the host's half of the exchange by itself, inside `recv`, with a hello; `recv` returns the
+    relay's frames as they are and the host's sealed ones opened."""
+
+    def __init__(self, ws: ClientConnection, room: str, secret: str, name: str,
+                 watch: bool) -> None:
+        self.ws, self.room, self.secret = ws, room, secret
+        self.name, self.watch = name, watch
+        self.seq = 0
+        self.exchange = CRYPTO.peer_exchange(room, secret)
+        self.channel: Channel | None = None
+
+    @classmethod
+    async def join(cls, relay: Relay, code: str, name: str = "Mal", watch: bool = False) -> Raw:
+        symbols = code.replace("-", "").upper()
+        ws = await connect(relay.url, max_size=None, max_queue=None, compression=None)
+        raw = cls(ws, symbols[:8], symbols[8:], name, watch)
+        await raw.send_clear("join", code=raw.room, watch=watch, pake=raw.exchange.message)
+        return raw
+
+    async def send_clear(self, t: str, **fields: Any) -> None:
+        self.seq += 1
+        await self.ws.send(encode(t, seq=fields.pop("seq", self.seq), **fields))
+
+    async def send(self, t: str, **fields: Any) -> None:
+        seq = fields.pop("seq", None)
+        await self.send_payload({"t": t, **fields}, seq=seq)
+
+    async def send_payload(self, payload: dict[str, Any], seq: int | None = None) -> int:
+        """Seal any map at all and send it; returns its counter."""
+        assert self.channel is not None
+        n, data = self.channel.seal(payload)
+        await self.send_clear("sealed", n=n, data=data, **({} if seq is None else {"seq": seq}))
+        return n
+
+    async def recv(self, t: str | None = None) -> dict[str, Any]:
+        async with asyncio.timeout(TIMEOUT):
+            while True:
+                frame = msgpack.unpackb(await self.ws.recv(), raw=False, timestamp=0)
+                if frame["t"] == "pake":
+                    self.channel = self.exchange.finish(frame["msg"])
+                    await self.send("hello", name=self.name, watch=self.watch, seat_id=None,
+                                    nonce=None)
+                    continue
+                if frame["t"] == "sealed":
+                    assert self.channel is not None
+                    frame = self.channel.open(frame["n"], frame["data"])
+                if t is None or frame["t"] == t:
+                    return frame
+
+    async def error(self) -> dict[str, Any]:
+        return await self.recv("error")

@@ -161,6 +161,6 @@ async def connect(port: int, username: str, *, key: asyncssh.SSHKey | None = Non
 
 def code_on(player: Player) -> str | None:
     """The join code the host's lobby shows."""
-    found = re.search(r"join ([0-9A-Z]{4}-[0-9A-Z]{4})", player.text())
+    found = re.search(r"join ([0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4})", player.text())
     return found.group(1) if found else None
 

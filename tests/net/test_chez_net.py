@@ -20,7 +20,6 @@ from net.client import RemoteLink
 from net.host import NetHost
 from net.host_link import HostLink
 from net.link import Message
-from net.protocol import decode
 from net.relay import Relay
 from net.session import HostSession, SeatInfo
 from net.windows import TOO_LATE, WindowClock
@@ -105,18 +104,17 @@ class ChezPlayer(Player):
 
 
 def capture(link: RemoteLink) -> list[dict[str, Any]]:
-    """Every table frame `link` receives, decoded, in order."""
+    """Every table frame the host sealed for `link`, opened, in order."""
     kept: list[dict[str, Any]] = []
-    handle = link._frame
+    opened = link._open
 
-    def keep(raw: bytes | str) -> None:
-        assert isinstance(raw, bytes)
-        frame = decode(raw, 1 << 20)
-        if frame["t"] in ("sync", "update"):
-            kept.append(frame)
-        handle(raw)
+    def keep(frame: dict[str, Any]) -> dict[str, Any]:
+        payload = opened(frame)
+        if payload["t"] in ("sync", "update"):
+            kept.append(payload)
+        return payload
 
-    link._frame = keep  # type: ignore[method-assign]
+    link._open = keep  # type: ignore[method-assign]
     return kept
 
 

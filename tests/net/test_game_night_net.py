@@ -60,8 +60,9 @@ async def test_code_chat_history_and_bell_at_a_hosted_table(
 async def test_join_with_a_bad_code_is_one_line_and_exit_2(relay: Relay) -> None:
     server = relay.url.removeprefix("ws://")
     for args, said in (
-        (("K7QX-9MP",), "8 characters"),  # cannot be a code at all
-        (("K7QX-9MPA", "--server", server), "cannot join K7QX-9MPA"),  # nobody opened it
+        (("K7QX-9MP",), "12 characters"),  # cannot be a code at all
+        (("K7QX-9MPA",), "now have 12 symbols"),  # a code of a protocol-2 host
+        (("K7QX-9MPA-B3CD", "--server", server), "cannot join K7QX-9MPA-B3CD"),  # no such room
     ):
         rc, out, err = await outcome(await spawn("join", *args))
         assert rc == 2, err

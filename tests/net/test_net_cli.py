@@ -56,7 +56,7 @@ async def test_headless_host_and_two_bot_peers_agree_on_the_result() -> None:
     host = await spawn("host", "schoene", "--headless", "--bots", "1", "--seats", "3",
                        "--port", "0")
     code = await first_line(host)
-    assert len(code) == 9 and code[4] == "-"
+    assert len(code) == 14 and code[4] == code[9] == "-"
     peers = [await spawn("join", code.lower(), "--bot", "random", "--name", name)
              for name in ("Ann", "Bo")]
     results = [await outcome(p) for p in [host, *peers]]
@@ -71,11 +71,13 @@ async def test_headless_host_and_two_bot_peers_agree_on_the_result() -> None:
 
 
 async def test_a_wrong_code_ends_with_a_clear_message() -> None:
-    rc, _, err = await outcome(await spawn("join", "K7QX-9MPA", "--bot", "random",
+    rc, _, err = await outcome(await spawn("join", "K7QX-9MPA-B3CD", "--bot", "random",
                                            "--server", f"127.0.0.1:{free_port()}"))
     assert rc == 2 and "cannot join K7QX-9MPA" in err and "cannot reach the relay" in err
     rc, _, err = await outcome(await spawn("join", "K7QX-9MP", "--bot", "random"))
-    assert rc == 2 and "8 characters" in err
+    assert rc == 2 and "12 characters" in err
+    rc, _, err = await outcome(await spawn("join", "K7QX-9MPA", "--bot", "random"))
+    assert rc == 2 and "now have 12 symbols" in err and "older tabletop-tui" in err
 
 
 async def test_a_killed_host_is_resumed_and_the_peers_rejoin() -> None:

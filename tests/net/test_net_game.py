@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from netsupport import TIMEOUT, Player
+from netsupport import TIMEOUT, Player, capture
 
 from net.client import RemoteLink
 from net.host import NetHost
@@ -75,16 +75,7 @@ async def test_no_frame_a_peer_receives_holds_another_players_chips(relay: Relay
     for player in [*peers, watcher]:
         link = player.link
         assert isinstance(link, RemoteLink)
-        captured = frames.setdefault(link.name, [])
-        original = link._frame
-
-        def capture(raw: bytes | str, keep: list[bytes] = captured,
-                    handle: Any = original) -> None:
-            assert isinstance(raw, bytes)
-            keep.append(raw)
-            handle(raw)
-
-        link._frame = capture  # type: ignore[method-assign]
+        frames[link.name] = capture(link)
     try:
         host.start()
         await finish(me, *peers, watcher)

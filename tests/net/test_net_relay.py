@@ -9,42 +9,14 @@ from typing import Any
 
 import msgpack
 import pytest
-from netsupport import TIMEOUT, Player
+from netsupport import TIMEOUT, Player, Raw
 from test_net_game import finish, open_table
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from net.client import JoinError, RemoteLink
 from net.protocol import VERSION, encode
 from net.relay import Limits, Relay
-
-
-class Raw:
-    """A hand-driven connection that can send anything at all."""
-
-    def __init__(self, ws: ClientConnection) -> None:
-        self.ws = ws
-        self.seq = 0
-
-    @classmethod
-    async def join(cls, relay: Relay, code: str, name: str = "Mal", watch: bool = False) -> Raw:
-        raw = cls(await connect(relay.url, max_size=None, compression=None))
-        await raw.send("join", code=code, name=name, watch=watch)
-        return raw
-
-    async def send(self, t: str, **fields: Any) -> None:
-        self.seq += 1
-        await self.ws.send(encode(t, seq=fields.pop("seq", self.seq), **fields))
-
-    async def recv(self, t: str | None = None) -> dict[str, Any]:
-        async with asyncio.timeout(TIMEOUT):
-            while True:
-                frame = msgpack.unpackb(await self.ws.recv(), raw=False)
-                if t is None or frame["t"] == t:
-                    return frame
-
-    async def error(self) -> dict[str, Any]:
-        return await self.recv("error")
 
 
 async def test_bad_frames_get_error_frames_and_change_nothing(relay: Relay) -> None:
@@ -57,6 +29,7 @@ async def test_bad_frames_get_error_frames_and_change_nothing(relay: Relay) -> N
         me.play = pia.play = False  # only Mal acts: any state change would be Mal's doing
         host.start()
         before = host.session.state_no
+        # In the clear, to the relay: the envelope.
         cases: list[tuple[Any, str]] = [
             (b"\xc1garbage", "malformed"),
             ("a text frame", "malformed"),
@@ -65,24 +38,37 @@ async def test_bad_frames_get_error_frames_and_change_nothing(relay: Relay) -> N
             (msgpack.packb({"v": VERSION, "t": "teleport", "seq": 100}), "unknown_type"),
             (msgpack.packb({"v": VERSION, "t": "open", "seq": 101, "code": None,
                             "host_token": None}), "unknown_type"),
-            (msgpack.packb({"v": VERSION, "t": "move", "seq": 102, "seat": "2",
-                            "state_no": 0, "move": {}}), "bad_field"),
-            (msgpack.packb({"v": VERSION, "t": "chat", "seq": 103, "text": True}), "bad_field"),
+            (msgpack.packb({"v": VERSION, "t": "move", "seq": 102, "seat": 2,
+                            "state_no": 0, "move": {}}), "unknown_type"),  # only sealed
+            (msgpack.packb({"v": VERSION, "t": "sealed", "seq": 103, "n": "1",
+                            "data": b""}), "bad_field"),
             (msgpack.packb({"v": 99, "t": "sync", "seq": 104}), "version"),
             (b"\x80" + b"x" * 70_000, "too_big"),
-            (msgpack.packb({"v": VERSION, "t": "move", "seq": 160, "seat": 2, "state_no": 0,
-                            "move": {"type": "take", "when": msgpack.Timestamp(1, 0)}}),
-             "bad_move"),
         ]
         for data, code in cases:
             await mal.ws.send(data)
             error = await mal.error()
             assert error["code"] == code, (data[:20], error)
             assert error["message"]
+        # Sealed, to the host: the payload.
+        mal.seq = 150
+        payloads: list[tuple[dict[str, Any], str]] = [
+            ({"t": "move", "seat": "2", "state_no": 0, "move": {}}, "bad_field"),
+            ({"t": "chat", "text": True}, "bad_field"),
+            ({"t": "teleport"}, "unknown_type"),
+            ({"t": "hello", "name": "Mal", "watch": False}, "bad_order"),
+            ({"t": "move", "seat": 2, "state_no": 0,
+              "move": {"type": "take", "when": msgpack.Timestamp(1, 0)}}, "bad_move"),
+        ]
+        for payload, code in payloads:
+            await mal.send_payload(payload)
+            error = await mal.error()
+            assert error["code"] == code and error["seq"] == mal.seq, (payload, error)
         await mal.send("sync", seq=170)
         await mal.recv("sync")
         await mal.send("sync", seq=170)
         assert (await mal.error())["code"] == "replayed"
+        mal.channel.sent -= 1  # the relay dropped that one: its counter goes out again
         mal.seq = 200
         view = host.session.sync(seat)
         await mal.send("move", seat=1, state_no=view["state_no"], move={"type": "take"})
@@ -171,7 +157,7 @@ async def test_a_wrong_code_is_refused_clearly_and_guessing_is_slowed_down() -> 
         delays = []
         for _ in range(6):
             with pytest.raises(JoinError) as refused:
-                await RemoteLink("K7QX-9MPA", "Eve", server=relay.url).connect()
+                await RemoteLink("K7QX-9MPA-B3CD", "Eve", server=relay.url).connect()
             assert refused.value.code == "no_room"
             assert "K7QX-9MPA" in refused.value.message and "wrong" in refused.value.message
             raw = await Raw.join(relay, "ZZZZ-ZZZZ")
@@ -186,7 +172,7 @@ async def test_a_wrong_code_is_refused_clearly_and_guessing_is_slowed_down() -> 
 async def test_a_client_of_another_version_is_told_at_hello(relay: Relay) -> None:
     async with connect(relay.url) as ws:
         await ws.send(msgpack.packb({"v": VERSION + 1, "t": "join", "seq": 1, "code": "x",
-                                     "name": "", "token": None, "watch": False}))
+                                     "pake": b"", "watch": False}))
         frame = msgpack.unpackb(await ws.recv(), raw=False)
         assert frame["t"] == "error" and frame["code"] == "version" and frame["fatal"]
         assert "update tabletop-tui" in frame["message"]
@@ -196,7 +182,7 @@ async def test_a_room_code_belongs_to_its_host(relay: Relay) -> None:
     host, _me, _peers = await open_table(relay, seed=1, names=())
     try:
         async with connect(relay.url) as ws:
-            await ws.send(encode("open", seq=1, code=host.code, host_token="guess"))
+            await ws.send(encode("open", seq=1, code=host.room, host_token="guess"))
             frame = msgpack.unpackb(await ws.recv(), raw=False)
             assert frame["code"] == "code_taken"
     finally:

@@ -16,15 +16,15 @@ from typing import Any
 
 import msgpack
 import pytest
-from netsupport import TIMEOUT, Player
+from netsupport import TIMEOUT, Player, Raw
 from test_net_cli import spawn
 from test_net_faults import close_all, to_act
 from test_net_game import finish, open_table
-from test_net_relay import Raw
 from websockets.asyncio.client import ClientConnection, connect
 
 from net import codes, discovery, fairness, signing, store
 from net.client import JoinError, RemoteLink
+from net.e2e import CRYPTO
 from net.host import NetHost
 from net.protocol import encode
 from net.relay import Limits, Relay
@@ -158,7 +158,7 @@ async def test_a_restarted_relay_gives_a_known_code_only_to_its_host() -> None:
     host, _me, (pia, per) = await open_table(relay, seed=4)
     try:
         host.start()
-        code = host.code
+        code = host.room
         await relay.stop()  # the relay restarts: it remembers no rooms
         relay = Relay(Limits(sweep_every=0.2))
         await relay.start("127.0.0.1", port)
@@ -168,7 +168,7 @@ async def test_a_restarted_relay_gives_a_known_code_only_to_its_host() -> None:
                 frame = msgpack.unpackb(await squatter.recv(), raw=False)
                 assert frame["code"] == "code_taken", token
         await finish(_me, pia, per)  # the real host got its room back (uplink reconnects)
-        assert host.code == code and pia.result is not None and pia.result["verified"]
+        assert host.room == code and pia.result is not None and pia.result["verified"]
     finally:
         await close_all(host, pia, per)
         await relay.stop()
@@ -185,8 +185,8 @@ async def test_a_seat_token_is_never_sent_to_a_room_that_cannot_prove_its_host(
     await fake.start()
     try:
         squatter = await connect(fake.url, max_size=None)
-        await squatter.send(encode("open", seq=1, code=host.code,
-                                   host_token=signing.host_token(b"attacker" * 4, host.code)))
+        await squatter.send(encode("open", seq=1, code=host.room,
+                                   host_token=signing.host_token(b"attacker" * 4, host.room)))
         assert msgpack.unpackb(await squatter.recv(), raw=False)["t"] == "opened"
         heard: list[bytes] = []
 
@@ -195,18 +195,24 @@ async def test_a_seat_token_is_never_sent_to_a_room_that_cannot_prove_its_host(
                 heard.append(raw)
                 frame = msgpack.unpackb(raw, raw=False)
                 if frame["t"] == "from":
+                    # It knows the room code, not the secret part: it guesses one, runs the
+                    # exchange and sends a proof sealed with the keys it got.
                     inner = msgpack.unpackb(frame["data"], raw=False)
                     if inner["t"] == "join":
-                        proof = encode("proof", proof="00" * 32)
+                        guess = CRYPTO.host_exchange(host.room, "0000")
+                        channel = guess.finish(inner["pake"])
+                        n, sealed = channel.seal({"t": "proof", "proof": "00" * 32})
                         await squatter.send(encode("send", seq=2, items=[
-                            {"to": [frame["cid"]], "data": proof}]))
+                            {"to": [frame["cid"]], "data": encode("pake", msg=guess.message)},
+                            {"to": [frame["cid"]], "data": encode("sealed", n=n,
+                                                                  data=sealed)}]))
 
         task = asyncio.ensure_future(play_host())
         victim = RemoteLink(host.code, "Pia", server=fake.url, token=token,
                             proof_key=pia.link.proof_key, remember=False)
         with pytest.raises(JoinError) as refused:
             await victim.connect()
-        assert refused.value.code == "unproven"
+        assert refused.value.code == "wrong_code" and "last four" in refused.value.message
         await asyncio.sleep(0.1)
         assert heard and not any(token.encode() in raw for raw in heard)
         task.cancel()
@@ -365,8 +371,8 @@ async def test_the_relay_log_names_rooms_by_a_short_hash(relay: Relay,
     await host.close()
     await asyncio.sleep(0.1)
     text = caplog.text
-    assert signing.log_name(host.code) in text
-    assert host.code not in text and codes.display(host.code) not in text
+    assert signing.log_name(host.room) in text
+    assert host.room not in text and codes.display(host.room) not in text
 
 
 async def test_a_move_over_the_rate_is_answered_and_sent_again() -> None:
@@ -400,7 +406,7 @@ async def test_a_host_ended_by_a_signal_leaves_no_rooms_file(private_dirs: Path)
     host = await spawn("host", "schoene", "--headless", "--bots", "1", "--seats", "3",
                        "--port", "0")
     assert host.stdout is not None
-    code = codes.normalise((await host.stdout.readline()).decode().strip())
+    code = codes.normalise_join((await host.stdout.readline()).decode().strip())
     assert discovery.lookup_local(code) is not None
     host.send_signal(signal.SIGTERM)
     await host.wait()

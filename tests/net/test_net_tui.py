@@ -9,7 +9,9 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
 
+from net import codes
 from net.client import RemoteLink
+from net.host import NetHost
 from net.hosting import HostPlan
 from net.relay import Relay
 from tui.app import TabletopApp
@@ -38,12 +40,26 @@ def screen_of(pilot: Pilot[None], kind: type) -> Any:
 
 async def test_a_wrong_code_is_explained_on_the_join_screen(relay: Relay) -> None:
     app = TabletopApp(
-        lang="en", opening=lambda: JoinScreen("K7QX-9MPA", "Pia", relay.url, auto=True)
+        lang="en", opening=lambda: JoinScreen("K7QX-9MPA-B3CD", "Pia", relay.url, auto=True)
     )
     async with app.run_test(size=(100, 40)) as pilot:
         screen = await until(pilot, screen_of(pilot, JoinScreen), "the join screen")
         await until(pilot, lambda: "wrong or has expired" in screen.error, "the error")
         assert "K7QX-9MPA" in screen.error
+
+
+async def test_a_wrong_secret_part_is_explained_on_the_join_screen(relay: Relay) -> None:
+    host = NetHost("schoene", 3, relay_url=relay.url, host_name="Hana", keep_record=False)
+    await host.open()
+    wrong = codes.display(host.room + ("0000" if host.keys.secret != "0000" else "1111"))
+    for lang, said in (("en", "check the last four symbols"), ("de", "letzten vier Zeichen")):
+        app = TabletopApp(lang=lang, opening=lambda: JoinScreen(wrong, "Pia", relay.url,
+                                                                auto=True))
+        async with app.run_test(size=(100, 40)) as pilot:
+            screen = await until(pilot, screen_of(pilot, JoinScreen), "the join screen")
+            await until(pilot, lambda s=screen, w=said: w in s.error, "the error")
+    assert host.keys.wrong_tries == 2 and not host.peers
+    await host.close()
 
 
 async def test_two_apps_play_through_the_relay_and_see_each_others_moves(relay: Relay) -> None:

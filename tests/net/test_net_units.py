@@ -33,6 +33,19 @@ def test_codes_carry_forty_bits_and_read_back_however_they_are_typed() -> None:
     assert not set("ILOU") & set(codes.ALPHABET)
 
 
+def test_join_codes_add_a_secret_part_the_relay_never_sees() -> None:
+    room, secret = codes.new_code(), codes.new_code(codes.SECRET_LENGTH)
+    shown = codes.display(room + secret)
+    assert len(shown) == 14 and shown[4] == shown[9] == "-"
+    assert codes.normalise_join(shown.lower()) == room + secret
+    assert codes.split(codes.normalise_join("k7qx 9mpa b3cd")) == ("K7QX9MPA", "B3CD")
+    assert len(set(codes.ALPHABET)) ** codes.SECRET_LENGTH == 2**20
+    with pytest.raises(codes.BadCode, match=r"now have 12 symbols.*older tabletop-tui"):
+        codes.normalise_join("K7QX-9MPA")  # a protocol-2 host's code
+    with pytest.raises(codes.BadCode, match="12 characters"):
+        codes.normalise_join("K7QX-9MPA-B3C")
+
+
 @pytest.mark.parametrize(("text", "why"), [("K7QX-9MP", "8 characters"), ("K7QX-9MPU", "'U'"),
                                           ("K7QX-9MP!", "'!'")])
 def test_text_that_is_no_code_says_what_is_wrong(text: str, why: str) -> None:
@@ -47,8 +60,8 @@ def test_room_keys_do_not_reveal_codes() -> None:
 
 # -- frames ------------------------------------------------------------------------------------
 def test_frames_round_trip_and_bad_ones_name_their_fault() -> None:
-    frame = decode(encode("chat", seq=1, text="hi"))
-    assert frame == {"v": VERSION, "t": "chat", "seq": 1, "text": "hi"}
+    frame = decode(encode("sealed", seq=1, n=0, data=b"x"))
+    assert frame == {"v": VERSION, "t": "sealed", "seq": 1, "n": 0, "data": b"x"}
     assert check(frame, PEER_FRAMES) is frame
     faults = {
         b"\xc1": "malformed",
@@ -65,9 +78,10 @@ def test_frames_round_trip_and_bad_ones_name_their_fault() -> None:
             decode(data)
         assert caught.value.code == code
     with pytest.raises(ProtocolError, match="field 'seq'"):
-        check(decode(encode("chat", seq=True, text="x")), PEER_FRAMES)
-    with pytest.raises(ProtocolError, match="unknown frame type"):
-        check(decode(encode("pickle", seq=1)), PEER_FRAMES)
+        check(decode(encode("sealed", seq=True, n=0, data=b"x")), PEER_FRAMES)
+    for t in ("pickle", "chat", "move"):  # the game goes sealed only
+        with pytest.raises(ProtocolError, match="unknown frame type"):
+            check(decode(encode(t, seq=1)), PEER_FRAMES)
 
 
 # -- fair shuffles -----------------------------------------------------------------------------

@@ -48,7 +48,7 @@ async def test_a_terminal_session_gets_the_menu_and_redraws_when_resized(
 
 async def test_a_session_without_a_terminal_is_told_to_use_ssh_t(open_table: OpenTable) -> None:
     table = await open_table()
-    for command, input_ends in ((None, False), ("join K7QX-9MPA", True)):
+    for command, input_ends in ((None, False), ("join K7QX-9MPA-B3CD", True)):
         piped = await connect(table.port, "ada", pty=False, command=command,
                               input_ends=input_ends)
         await piped.wait_closed()
@@ -141,8 +141,8 @@ def test_bad_access_options_say_what_is_wrong(tmp_path: Path) -> None:
 
 def test_the_allowed_commands() -> None:
     assert command_args("") == []
-    assert command_args("join k7qx9mpa") == ["join", "K7QX-9MPA"]
-    assert command_args("watch K7QX-9MPA") == ["join", "K7QX-9MPA", "--watch"]
+    assert command_args("join k7qx9mpab3cd") == ["join", "K7QX-9MPA-B3CD"]
+    assert command_args("watch K7QX-9MPA-B3CD") == ["join", "K7QX-9MPA-B3CD", "--watch"]
     for bad in ("rm -rf /", "join", "join A B", "play schoene", "watch 'unclosed"):
         with pytest.raises(ValueError, match="allowed: no command for the menu"):
             command_args(bad)

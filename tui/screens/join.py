@@ -40,7 +40,7 @@ class JoinScreen(TableScreen[None]):
             yield Static(tr("join.title"), id="netlobby-title")
             yield Static(Content(self.error), id="netlobby-error")
             yield Static(tr("join.code"), classes="netlobby-heading")
-            yield Input(self.code, id="code", placeholder="K7QX-9MPA", max_length=20)
+            yield Input(self.code, id="code", placeholder="K7QX-9MPA-B3CD", max_length=20)
             yield Static(tr("join.name"), classes="netlobby-heading")
             yield Input(self.player, id="name", placeholder=self.default_name(),
                         max_length=MAX_NAME)
@@ -91,7 +91,10 @@ class JoinScreen(TableScreen[None]):
         try:
             await link.connect()
         except JoinError as exc:
-            self.show_error(tr("join.failed", message=exc.message))
+            # The two failures only this player can fix, in the player's language.
+            message = {"wrong_code": tr("join.wrong_code"),
+                       "version": tr("join.update")}.get(exc.code, exc.message)
+            self.show_error(tr("join.failed", message=message))
             return
         self.app.switch_screen(PeerLobbyScreen(link, link.engine))
 

@@ -1,0 +1,54 @@
+"""A channel that seals nothing, for `bench.net` only: with it a host and a peer run the same
+code path, frames and round trips as the product, minus the cryptography (no SPAKE2, no
+AEAD), so the difference between the two is what end-to-end encryption costs. The product
+never uses it: net.e2e.CRYPTO is its one channel."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgpack
+
+from net.e2e import TAG_BYTES, Channel
+from net.protocol import unpack
+
+# As long as a real SPAKE2 message (33 bytes), so the frames keep their size.
+_MESSAGE = bytes(33)
+
+
+class NullChannel:
+    """Counts like the real channel; the payload goes as plain msgpack, padded by a tag's
+    worth of zeros so frame sizes match."""
+
+    def __init__(self) -> None:
+        self.sent = 0
+        self.expected = 0
+
+    def seal(self, payload: dict[str, Any]) -> tuple[int, bytes]:
+        self.sent += 1
+        return self.sent - 1, msgpack.packb(payload, use_bin_type=True) + bytes(TAG_BYTES)
+
+    def open(self, n: int, data: bytes) -> dict[str, Any]:
+        self.expected += 1
+        payload: dict[str, Any] = unpack(data[:-TAG_BYTES])
+        return payload
+
+
+class NullExchange:
+    message = _MESSAGE
+
+    def finish(self, theirs: bytes) -> Channel:
+        return NullChannel()
+
+
+class NullCrypto:
+    """Stands in for net.e2e.Crypto."""
+
+    def peer_exchange(self, room: str, secret: str) -> NullExchange:
+        return NullExchange()
+
+    def host_exchange(self, room: str, secret: str) -> NullExchange:
+        return NullExchange()
+
+
+NULL = NullCrypto()

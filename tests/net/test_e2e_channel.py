@@ -1,0 +1,258 @@
+"""End-to-end encryption, seen from host and peer: what the relay might do to sealed frames
+(tamper, replay, reorder) is refused in both directions and changes nothing; a wrong code
+fails the exchange with a clear message and takes no seat; old clients are told to update."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import msgpack
+import pytest
+from netsupport import TIMEOUT, Player, Raw
+from spake2 import SPAKE2_A, SPAKE2_B
+from test_net_cli import outcome, spawn
+from websockets.asyncio.client import connect
+from websockets.asyncio.server import ServerConnection, serve
+
+from net import codes, host_keys
+from net.client import JoinError, RemoteLink
+from net.e2e import CRYPTO, ID_HOST, ID_PEER, WRONG_CODE, Refused, Spake2Host, Spake2Peer
+from net.host import NetHost
+from net.protocol import decode, encode
+from net.relay import Relay
+
+
+def flip(data: bytes) -> bytes:
+    return data[:-1] + bytes([data[-1] ^ 1])
+
+
+async def test_exchange_gives_both_sides_the_same_keys_and_a_wrong_code_other_ones() -> None:
+    peer, host = CRYPTO.peer_exchange("K7QX9MPA", "B3CD"), CRYPTO.host_exchange("K7QX9MPA", "B3CD")
+    mine, theirs = peer.finish(host.message), host.finish(peer.message)
+    n, data = mine.seal({"t": "chat", "text": "hi"})
+    assert n == 0 and theirs.open(n, data) == {"t": "chat", "text": "hi"}
+    assert mine.open(*theirs.seal({"t": "echo", "data": 1})) == {"t": "echo", "data": 1}
+    # The two directions use different keys: a frame does not come back as its own answer.
+    n, data = mine.seal({"t": "sync"})
+    with pytest.raises(Refused) as bounced:
+        mine.open(n, data)
+    assert bounced.value.code in ("tampered", "reordered")
+    wrong = CRYPTO.host_exchange("K7QX9MPA", "B3CE")
+    other = CRYPTO.peer_exchange("K7QX9MPA", "B3CD")
+    stranger = wrong.finish(other.message)
+    with pytest.raises(Refused) as refused:
+        stranger.open(*other.finish(wrong.message).seal({"t": "hello"}))
+    assert refused.value.code == "tampered"
+
+
+def test_finishing_ahead_gives_the_librarys_own_keys() -> None:
+    """net.e2e computes part of SPAKE2's finish in start: it must agree with spake2 itself."""
+    for peer, host in ((Spake2Peer, SPAKE2_B), (SPAKE2_A, Spake2Host)):
+        a, b = peer(b"pw", idA=ID_PEER, idB=ID_HOST), host(b"pw", idA=ID_PEER, idB=ID_HOST)
+        to_b, to_a = a.start(), b.start()
+        assert a.finish(to_a) == b.finish(to_b)
+    a, b = Spake2Peer(b"pw", idA=ID_PEER, idB=ID_HOST), SPAKE2_B(b"px", idA=ID_PEER, idB=ID_HOST)
+    to_b, to_a = a.start(), b.start()
+    assert a.finish(to_a) != b.finish(to_b)
+
+
+async def headless_table(relay: Relay) -> tuple[NetHost, Raw, Player]:
+    """A two-seat game: a hand-driven peer (Raw) in seat 0, a bot in seat 1, and a watcher."""
+    host = NetHost("schoene", 3, relay_url=relay.url, bot_delay=0, seed=7, keep_record=False)
+    code = await host.open()
+    raw = await Raw.join(relay, code, name="Mal")
+    await raw.recv("welcome")
+    host.add_bot()
+    host.add_bot()
+    watcher = Player(RemoteLink(code, "Vic", server=relay.url, watch=True, remember=False),
+                     play=False)
+    await watcher.link.connect()
+    return host, raw, watcher
+
+
+async def my_turn(raw: Raw) -> dict[str, Any]:
+    while True:
+        table = await raw.recv()
+        if table["t"] in ("sync", "update") and 0 in table["view"]["to_act"]:
+            return table
+
+
+async def test_tampered_replayed_and_reordered_frames_to_the_host_change_nothing(
+    relay: Relay,
+) -> None:
+    host, raw, watcher = await headless_table(relay)
+    try:
+        host.start()
+        table = await my_turn(raw)
+        assert raw.channel is not None
+        state = host.session.state_no
+        move = {"t": "move", "seat": 0, "state_no": state, "move": table["legal"][0]}
+        views = host.session.sync(0), host.session.sync(None)
+
+        def unchanged() -> None:
+            assert host.session.state_no == state
+            assert (host.session.sync(0), host.session.sync(None)) == views
+
+        # Tampered: a legal move whose ciphertext lost one bit.
+        n, data = raw.channel.seal(move)
+        await raw.send_clear("sealed", n=n, data=flip(data))
+        error = await raw.error()
+        assert error["code"] == "tampered" and error["seq"] == raw.seq
+        unchanged()
+        # Reordered: the move's counter skipped ahead (the one before never came).
+        raw.channel.sent = n + 1
+        ahead = raw.channel.seal(move)
+        await raw.send_clear("sealed", n=ahead[0], data=ahead[1])
+        assert (await raw.error())["code"] == "reordered"
+        unchanged()
+        # The right counter goes through (the refusals moved nothing)...
+        raw.channel.sent = n
+        good = raw.channel.seal(move)
+        await raw.send_clear("sealed", n=good[0], data=good[1])
+        await watcher.wait_for(lambda m: m["type"] == "update" and m["state_no"] == state + 1)
+        # ...once: replayed with a fresh relay seq, it is refused (the bots may move on).
+        mine = [m for seat, m in host.session.moves if seat == 0]
+        await raw.send_clear("sealed", n=good[0], data=good[1])
+        while (frame := await raw.recv())["t"] != "error":
+            pass
+        assert frame["code"] == "replayed"
+        assert [m for seat, m in host.session.moves if seat == 0] == mine
+    finally:
+        await raw.ws.close()
+        await watcher.link.close()
+        await host.close()
+
+
+async def test_tampered_replayed_and_reordered_frames_to_a_peer_change_nothing(
+    relay: Relay,
+) -> None:
+    host, raw, watcher = await headless_table(relay)
+    link = watcher.link
+    assert isinstance(link, RemoteLink)
+    heard: list[bytes] = []
+    deliver = link._frame
+
+    def keep(data: bytes | str) -> None:
+        assert isinstance(data, bytes)
+        heard.append(data)
+        deliver(data)
+
+    link._frame = keep  # type: ignore[method-assign]
+    try:
+        await link.request_sync()
+        await watcher.wait_for(lambda m: m["type"] == "lobby")
+        sealed = decode(heard[-1])
+        assert sealed["t"] == "sealed"
+        before = (link.lobby, link.table, dict(link.seen), len(watcher.messages))
+
+        def refused(code: str) -> None:
+            error = watcher.messages[-1]
+            assert error["type"] == "error" and error["code"] == code, error
+            assert "refused" in error["message"]
+            assert (link.lobby, link.table, dict(link.seen)) == before[:3]
+            assert all(m["type"] == "error" for m in watcher.messages[before[3]:])
+
+        deliver(heard[-1])  # the relay plays the last frame again
+        refused("replayed")
+        deliver(encode("sealed", n=sealed["n"] + 1, data=flip(sealed["data"])))
+        refused("tampered")
+        # Reordered: the host's next two frames, the second delivered first.
+        channel = host.uplink.channels[max(host.peers)]
+        first, second = channel.seal({"t": "notice", "text": "one"}), channel.seal(
+            {"t": "notice", "text": "two"})
+        deliver(encode("sealed", n=second[0], data=second[1]))
+        refused("reordered")
+        for n, data in (first, second):  # in order they are taken, as if nothing happened
+            deliver(encode("sealed", n=n, data=data))
+        assert [m.get("text") for m in watcher.messages[-2:]] == ["one", "two"]
+        # The channel is still in step with the host: the table goes on for the watcher.
+        host.start()
+        await watcher.wait_for(lambda m: m["type"] == "sync")
+    finally:
+        await raw.ws.close()
+        await link.close()
+        await host.close()
+
+
+async def test_a_wrong_code_fails_clearly_takes_no_seat_and_guesses_are_counted(
+    relay: Relay, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(host_keys, "MAX_WRONG", 2)
+    host = NetHost("schoene", 3, relay_url=relay.url, host_name="Hana", bot_delay=0,
+                   keep_record=False)
+    code = await host.open()
+    notices: list[dict[str, Any]] = []
+    host.add_listener(notices.append)
+    wrong = host.room + ("0000" if host.keys.secret != "0000" else "1111")
+    try:
+        for _ in range(2):
+            with pytest.raises(JoinError) as failed:
+                await RemoteLink(wrong, "Eve", server=relay.url, remember=False).connect()
+            assert failed.value.code == "wrong_code" and failed.value.message == WRONG_CODE
+            assert "last four symbols" in failed.value.message
+        assert host.keys.wrong_tries == 2 and not host.peers
+        assert [s.empty for s in host.seats] == [False, True, True]
+        assert any("wrong code" in n.get("text", "") for n in notices)
+        # Enough guesses: even the right code is refused now (the host opens a new room).
+        with pytest.raises(JoinError) as refused:
+            await RemoteLink(code, "Pia", server=relay.url, remember=False).connect()
+        assert refused.value.code == "refused" and "too many wrong" in refused.value.message
+    finally:
+        await host.close()
+
+
+async def test_the_right_code_after_a_wrong_one_gets_in(relay: Relay) -> None:
+    host = NetHost("schoene", 3, relay_url=relay.url, host_name="Hana", keep_record=False)
+    code = await host.open()
+    try:
+        with pytest.raises(JoinError):
+            await RemoteLink(host.room + "ZZZZ", "Eve", server=relay.url,
+                             remember=False).connect()
+        pia = RemoteLink(code.lower(), "Pia", server=relay.url, remember=False)
+        await pia.connect()
+        assert pia.seat == 1 and host.seats[1].name == "Pia"
+        await pia.close()
+    finally:
+        await host.close()
+
+
+async def test_the_join_command_reports_a_wrong_code_in_one_line(relay: Relay) -> None:
+    host = NetHost("schoene", 3, relay_url=relay.url, host_name="Hana", keep_record=False)
+    await host.open()
+    wrong = codes.display(host.room + ("0000" if host.keys.secret != "0000" else "1111"))
+    try:
+        for args in (("--bot", "random"), ()):  # headless, and with a screen
+            rc, _, err = await outcome(await spawn(
+                "join", wrong, *args, "--server", relay.url.removeprefix("ws://")))
+            assert rc == 2 and len(err.strip().splitlines()) == 1, err
+            assert f"cannot join {wrong}: {WRONG_CODE}" in err
+    finally:
+        await host.close()
+
+
+def test_an_eight_symbol_code_is_refused_with_a_reason() -> None:
+    with pytest.raises(codes.BadCode, match=r"now have 12 symbols.*older tabletop-tui"):
+        RemoteLink("K7QX-9MPA", "Pia")
+
+
+async def test_an_old_client_and_an_old_relay_are_told_to_update(relay: Relay) -> None:
+    async with connect(relay.url) as ws:  # a protocol-2 join: name in the clear, no exchange
+        await ws.send(msgpack.packb({"v": 2, "t": "join", "seq": 1, "code": "K7QX9MPA",
+                                     "name": "Old", "watch": False}))
+        frame = msgpack.unpackb(await ws.recv(), raw=False)
+    assert frame["code"] == "version" and frame["fatal"]
+    assert "protocol 3" in frame["message"] and "please update tabletop-tui" in frame["message"]
+
+    async def old_relay(ws: ServerConnection) -> None:  # answers in protocol 2
+        await ws.recv()
+        await ws.send(msgpack.packb({"v": 2, "t": "error", "code": "version", "fatal": True,
+                                     "message": "protocol version 3 is not supported"}))
+
+    async with serve(old_relay, "127.0.0.1", 0) as server:
+        port = next(iter(server.sockets)).getsockname()[1]
+        link = RemoteLink("K7QX-9MPA-B3CD", "Pia", server=f"127.0.0.1:{port}", remember=False)
+        async with asyncio.timeout(TIMEOUT):
+            with pytest.raises(JoinError) as refused:
+                await link.connect()
+    assert refused.value.code == "version" and "please update" in refused.value.message

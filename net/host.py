@@ -603,7 +603,7 @@ class NetHost:
             "spare": [s.spare for s in self.seats], "secret": self.secret,
             "contributions": self.contributions, "fixed": self.seed is not None,
             "local": [s.local for s in self.seats], "timer": self.timer,
-            "takeover": self.takeover, "level": self.level,
+            "takeover": self.takeover, "level": self.level, "hints": self.hints,
         })
 
     def _save_header(self) -> None:
@@ -643,6 +643,7 @@ class NetHost:
                        level=net.get("level", "strong"), timer=net.get("timer"),
                        takeover=net.get("takeover"), **kwargs)
             host.session = HostSession.from_record({**header, "moves": moves})
+            host.set_hints(bool(net.get("hints", False)))
             host.uplink.code, host.uplink.host_token = net["code"], net["host_token"]
             # A record from before protocol 3 has no secret: the room gets a new one.
             host.keys.secret = net.get("join_secret") or host.keys.secret

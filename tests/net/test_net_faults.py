@@ -128,6 +128,7 @@ async def test_a_crashed_host_resumes_from_its_record_and_peers_rejoin(relay: Re
     resumed: NetHost | None = None
     try:
         pia.play = False
+        host.set_hints(True)
         host.start()
         await pia.wait_for(to_act(1))
         made = host.session.state_no
@@ -139,6 +140,7 @@ async def test_a_crashed_host_resumes_from_its_record_and_peers_rejoin(relay: Re
         resumed = NetHost.resume(path, relay.url, bot_delay=0)
         assert resumed.session is not None and resumed.session.state_no == made
         assert resumed.code == host.code and resumed.commitment == host.commitment
+        assert resumed.hints and resumed.session.hints  # the lobby's hint switch is kept
         mine = HostLink(resumed)
         me2 = Player(mine, seed=99)
         pia.play = True

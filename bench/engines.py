@@ -6,7 +6,9 @@ the time a player will wait. `python -m bench.engines [--seconds S] [--players N
 Three playout figures side by side: through the contract (`apply`, the random bots' `choose`),
 through the engine's private in-place path that search playouts take (`playout_copy` and
 `random_step`, where the engine has one), and through a floor engine (bench/floor.py: the same
-game written as plainly as Python allows). The ratio is floor / playout path: 1.0 is the floor.
+game written as plainly as Python allows). The ratio is floor / playout path in moves per
+second (1.0 is the floor): random games of Skip-Bo Breakers vary in length too much for a few
+seconds of games to compare per game.
 """
 
 from __future__ import annotations
@@ -42,34 +44,39 @@ def playouts(eng: Engine, players: int, seconds: float) -> tuple[float, float]:
     return games / (time.perf_counter() - start), moves / games
 
 
-def fast_playouts(eng: Engine, players: int, seconds: float) -> float | None:
-    """Random games per second through the engine's in-place path (None: it has none)."""
+def fast_playouts(eng: Engine, players: int, seconds: float) -> tuple[float, float] | None:
+    """Random (games, moves) per second through the engine's in-place path (None: it has
+    none)."""
     if not hasattr(eng, "random_step"):
         return None
     step, copy = eng.random_step, eng.playout_copy  # type: ignore[attr-defined]
     rng = random.Random(0)
-    games = 0
+    games = moves = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
         state = copy(eng.new_game(players, games))
         while not eng.is_over(state):
             step(state, rng)
+            moves += 1
         games += 1
-    return games / (time.perf_counter() - start)
+    elapsed = time.perf_counter() - start
+    return games / elapsed, moves / elapsed
 
 
-def floor_playouts(engine_id: str, players: int, seconds: float) -> float | None:
-    """Random games per second of the floor engine (None: there is none for this game)."""
+def floor_playouts(engine_id: str, players: int, seconds: float) -> tuple[float, float] | None:
+    """Random (games, moves) per second of the floor engine (None: there is none for this
+    game)."""
     floor = FLOORS.get(engine_id)
     if floor is None:
         return None
     rng = random.Random(0)
-    games = 0
+    games = moves = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        floor(players, games, rng)
+        moves += floor(players, games, rng)
         games += 1
-    return games / (time.perf_counter() - start)
+    elapsed = time.perf_counter() - start
+    return games / elapsed, moves / elapsed
 
 
 def playout_paths(ids: list[str], players: int | None, seconds: float) -> None:
@@ -77,21 +84,22 @@ def playout_paths(ids: list[str], players: int | None, seconds: float) -> None:
     rows = []
     for eng in engines(ids):
         n = table_size(eng, players)
-        contract, _ = playouts(eng, n, seconds)
+        contract, length = playouts(eng, n, seconds)
         fast = fast_playouts(eng, n, seconds)
         floor = floor_playouts(eng.id, n, seconds)
-        path = fast or contract
+        path = contract * length if fast is None else fast[1]  # moves per second
         rows.append(
             [
                 eng.id,
                 contract,
-                "-" if fast is None else fast,
-                "-" if floor is None else floor,
-                "-" if floor is None else floor / contract,
-                "-" if floor is None else floor / path,
+                "-" if fast is None else fast[0],
+                "-" if floor is None else floor[0],
+                "-" if floor is None else floor[1] / (contract * length),
+                "-" if floor is None else floor[1] / path,
             ]
         )
     print("\nRandom playouts per second: contract, search's in-place path, floor engine")
+    print("(the ratios compare moves per second)")
     print_table(
         ["engine", "contract", "in-place", "floor", "floor/contract", "floor/in-place"], rows
     )

@@ -11,10 +11,9 @@ Where the sample comes from is what keeps the bot honest. It decides from the se
 legal moves alone: `eng.from_view(view, rng)` rebuilds a whole state from a view with everything
 the view hides (other hands, the draw order, a seed that fixes future deals) drawn afresh. So a
 local seat and a networked `join --bot expert` seat play alike, and no hidden part of the real
-state can leak into a decision. A game whose view is too thin to rebuild a state from (Chez
-Geek: its pending effects live only in the state) offers no `from_view`; there the local path
-samples with `eng.determinize(state, seat, rng)` (hidden cards re-dealt, future chance redrawn)
-and a bare view falls back to the game's strong bot.
+state can leak into a decision. So `from_view` is what a game must add to the contract to
+get an expert (Chez Geek's view carries its pending effects and queued steps for it); without
+one the expert plays as the game's strong bot.
 
 Interrupt windows: when several seats may act, every (seat, move) legal for any of them is an
 edge, and selection takes the edge that is best *for the seat that would make it*: the first
@@ -30,7 +29,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from engines.base import Bot, Engine, Move, View, ViewBot
 
@@ -51,6 +50,17 @@ Cutoff = Callable[[Any, Any, int], list[float] | None]
 Candidates = Callable[[View, list[Move]], list[Move]]
 Key = tuple[int, Any]  # (seat, canonical move), the move None meaning "let it pass"
 PASS_KEY_MOVE = None
+
+
+class Recall(Protocol):
+    """A game's memory for the expert, where a view forgets what the seat saw (Das
+    Zwergenamulett's won tricks lie face down): `augment` gives the view plus what this seat
+    remembers, in keys the game's `from_view` reads; `played` tells it the move the seat made
+    from that view. It learns only from the seat's own views."""
+
+    def augment(self, view: View) -> View: ...
+
+    def played(self, view: View, move: Move | None) -> None: ...
 
 
 def canonical(value: Any) -> Any:
@@ -259,13 +269,16 @@ class Searcher:
     ) -> list[float]:
         """The game's bots of the rollout level play on, as the host asks them (the first
         seat in `to_act` that wants to move does), to the end or the game's cut-off; each
-        seat's reward. Random playouts take the engine's in-place path where it has one
-        (`playout_copy` and `random_step`: the random bot's very moves, without the contract's
-        copies and move dicts)."""
+        seat's reward. Playouts take the engine's in-place path where it has one
+        (`playout_copy`, and `random_step` for random playouts or the rollout bot's own
+        `step`: its very moves, without the contract's copies and move dicts)."""
         eng = self.eng
         bot = eng.bots[self.rollout] if isinstance(self.rollout, str) else self.rollout
         cutoff = self.cutoff
-        fast = self.rollout == "random" and hasattr(eng, "random_step")
+        step = getattr(bot, "step", None)
+        if self.rollout == "random":
+            step = getattr(eng, "random_step", None)
+        fast = step is not None and hasattr(eng, "playout_copy")
         moves = 0
         while moves < MAX_PLAYOUT_MOVES:
             if cutoff is not None:
@@ -275,7 +288,7 @@ class Searcher:
             if eng.is_over(state):
                 return shares(eng, state, n)
             if fast and skip is None:
-                return self._fast_playout(start, state, n, rng, moves)
+                return self._fast_playout(start, state, n, rng, moves, step)
             for s in eng.to_act(state):
                 if s == skip:
                     continue
@@ -290,11 +303,16 @@ class Searcher:
         return [1.0 / n] * n
 
     def _fast_playout(
-        self, start: Any, state: Any, n: int, rng: random.Random, moves: int
+        self,
+        start: Any,
+        state: Any,
+        n: int,
+        rng: random.Random,
+        moves: int,
+        step: Callable[[Any, random.Random], None],
     ) -> list[float]:
         eng = self.eng
         cutoff = self.cutoff
-        step = eng.random_step  # type: ignore[attr-defined]
         is_over = eng.is_over
         state = eng.playout_copy(state)  # type: ignore[attr-defined]
         while moves < MAX_PLAYOUT_MOVES:
@@ -318,7 +336,8 @@ class ExpertBot(ViewBot):
     Searcher); `cutoff`, where playouts may stop (see Cutoff); `candidates`, a narrowing of
     the root's moves (see Candidates); `defer`, move types left to the game's strong bot
     (played when it wants them, never searched), for moves whose worth lies in what the seat
-    remembers rather than what it sees."""
+    remembers rather than what it sees; `recall`, the game's memory of what the seat saw (see
+    Recall), shared by every budget of the bot."""
 
     name = "expert"
 
@@ -334,9 +353,11 @@ class ExpertBot(ViewBot):
         cutoff: Cutoff | None = None,
         candidates: Candidates | None = None,
         max_depth: int | None = None,
+        recall: Recall | None = None,
     ) -> None:
         self.eng = eng
         self.candidates = candidates
+        self.recall = recall
         self.iterations = iterations
         self.seconds = seconds
         self.searcher = Searcher(
@@ -360,6 +381,7 @@ class ExpertBot(ViewBot):
             cutoff=self.searcher.cutoff,
             candidates=self.candidates,
             max_depth=self.searcher.max_depth,
+            recall=self.recall,
         )
 
     def analyse(
@@ -367,10 +389,10 @@ class ExpertBot(ViewBot):
         view: View,
         legal: list[Move],
         rng: random.Random,
-        sample: Callable[[random.Random], Any] | None = None,
     ) -> Analysis | None:
         """The search behind `decide` (hints show it); None when there is nothing to weigh
-        or no way to sample states from this view."""
+        or no way to sample states from this view. `view` is what the seat sees, plus what it
+        remembers where the game has a `recall`."""
         seat = view["seat"]
         if seat is None or not legal:
             return None
@@ -393,13 +415,9 @@ class ExpertBot(ViewBot):
             legal = self.candidates(view, legal)
         if len(legal) == 1 and not may_pass:
             return Analysis([Choice(legal[0], 0, 0.0)], 0, 0.0)
+        sample = self._sampler(view)
         if sample is None:
-            from_view = getattr(self.eng, "from_view", None)
-            if from_view is None:
-                return None
-
-            def sample(r: random.Random) -> Any:
-                return from_view(view, r)
+            return None
 
         search_rng = random.Random(rng.getrandbits(64))
         return self.searcher.run(
@@ -413,22 +431,33 @@ class ExpertBot(ViewBot):
             seconds=self.seconds,
         )
 
+    def _sampler(self, view: View) -> Callable[[random.Random], Any] | None:
+        """States rebuilt from `view` (`from_view`), through the engine's `sampler` where it
+        has one (from_view's fixed part worked out once per search)."""
+        sampler = getattr(self.eng, "sampler", None)
+        if sampler is not None:
+            return sampler(view)  # type: ignore[no-any-return]
+        from_view = getattr(self.eng, "from_view", None)
+        if from_view is None:
+            return None
+
+        def sample(r: random.Random) -> Any:
+            return from_view(view, r)
+
+        return sample
+
+    def remembered(self, view: View) -> View:
+        """The view plus what the seat remembers (the view itself without a `recall`)."""
+        return view if self.recall is None else self.recall.augment(view)
+
     def decide(self, view: View, legal: list[Move], rng: random.Random) -> Move | None:
+        view = self.remembered(view)
         analysis = self.analyse(view, legal, rng)
         if analysis is None:
-            return self.eng.bots["strong"].decide(view, legal, rng) if legal else None
-        return analysis.best.move
+            move = self.eng.bots["strong"].decide(view, legal, rng) if legal else None
+        else:
+            move = analysis.best.move
+        if self.recall is not None:
+            self.recall.played(view, move)
+        return move
 
-    def choose(self, eng: Engine, state: Any, seat: int, rng: random.Random) -> Move | None:
-        view = eng.view(state, seat)
-        legal = eng.legal_moves(state, seat)
-        sample = None
-        if getattr(eng, "from_view", None) is None:
-
-            def sample(r: random.Random) -> Any:
-                return eng.determinize(state, seat, r)
-
-        analysis = self.analyse(view, legal, rng, sample)
-        if analysis is None:
-            return eng.bots["strong"].decide(view, legal, rng) if legal else None
-        return analysis.best.move

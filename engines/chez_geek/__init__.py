@@ -1,8 +1,8 @@
 """Chez Geek: the shared-flat card game, deck as data (`deck.toml`), interrupt windows.
 
 Modules: `deck` (data file, loading, validation), `effects` (one handler per effect keyword),
-`rules` (rulings, state, phases and windows), `engine` (the contract), `bots`, `expert` (how
-the expert bot of engines.search plays it).
+`rules` (rulings, state, phases and windows), `engine` (the contract), `rebuild` (a state
+from a view, for search), `bots`, `expert` (how the expert bot of engines.search plays it).
 """
 
 from engines.chez_geek.bots import BOTS
@@ -11,7 +11,7 @@ from engines.chez_geek.expert import turn_cutoff
 from engines.search import ExpertBot
 
 ENGINE = ChezGeekEngine()
-# The expert samples with `determinize` at a local seat (see engines.chez_geek.expert).
+# The expert samples states from its seat's view (ChezGeekEngine.from_view).
 ENGINE.bots = {**BOTS, "expert": ExpertBot(ENGINE, rollout="random", cutoff=turn_cutoff)}
 
 __all__ = ["ENGINE"]

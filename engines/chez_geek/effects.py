@@ -31,6 +31,7 @@ NOOKIE = frozenset(c.id for c in CARDS.values() if "nookie" in c.categories)
 ANYTIME = frozenset(c.id for c in CARDS.values() if c.type == "anytime")
 CANCELLERS = frozenset(c.id for c in CARDS.values() if c.effect("cancel") is not None)
 TV_CARDS = frozenset(c.id for c in CARDS.values() if c.effect("tv_cancel") is not None)
+ANSWERS = CANCELLERS | TV_CARDS  # what may answer in a response window at all
 
 
 class Keyword:
@@ -38,6 +39,12 @@ class Keyword:
 
     # Where the played anytime card goes: "discard", "lasting" or "room".
     keeps = "discard"
+    # The contexts in which `check` can pass at all (None: any). Only a shortcut: legal moves
+    # skip a card at once when one of its keywords rules the context out, instead of asking
+    # every check of every card in every window.
+    only_in: frozenset[str] | None = None
+    # Whether `check` says no more than `only_in` (legal moves then need not ask it).
+    context_only = False
 
     def check(self, s: CState, seat: int, card: Card, args: tuple, ctx: str) -> bool:
         return True
@@ -64,6 +71,9 @@ def handler(name: str) -> Callable[[type[Keyword]], type[Keyword]]:
 # -- play restrictions ----------------------------------------------------------------------------
 @handler("own_turn")
 class OwnTurn(Keyword):
+    only_in = frozenset({"own"})
+    context_only = True
+
     def check(self, s, seat, card, args, ctx):
         return ctx == "own"
 
@@ -77,6 +87,9 @@ class Requires(Keyword):
 # -- cancelling and TV (answered through `cancels` and `tv_answers`) ------------------------------
 @handler("cancel")
 class Cancel(Keyword):
+    only_in = frozenset()
+    context_only = True
+
     def check(self, s, seat, card, args, ctx):
         return False  # never a plain play: only an answer in a response window
 
@@ -87,14 +100,10 @@ class TvCancel(Keyword):
 
 
 # -- income and free time -------------------------------------------------------------------------
-def _active_only(s: CState, seat: int) -> bool:
-    return seat == s.active
-
-
 @handler("income")
 class Income(Keyword):
     def check(self, s, seat, card, args, ctx):
-        return _active_only(s, seat)
+        return seat == s.active
 
     def play(self, s, seat, card, args, move, ctx):
         s.income = max(0, s.income + args[0])
@@ -104,7 +113,7 @@ class Income(Keyword):
 @handler("free_time")
 class FreeTime(Keyword):
     def check(self, s, seat, card, args, ctx):
-        return _active_only(s, seat) and s.ft + args[0] >= 0
+        return seat == s.active and s.ft + args[0] >= 0
 
     def play(self, s, seat, card, args, move, ctx):
         s.ft = max(0, s.ft + args[0])
@@ -150,7 +159,7 @@ class Lasting(Keyword):
         return HANDLERS[kw].check(s, seat, card, inner, ctx)
 
     def play(self, s, seat, card, args, move, ctx):
-        s.lasting[seat] += ((card.id, self.kind, False),)
+        s.set_lasting(seat, (*s.lasting[seat], (card.id, self.kind, False)))
         if self.kind == "each":
             kw, inner = args[0]
             HANDLERS[kw].play(s, seat, card, inner, move, ctx)
@@ -166,7 +175,16 @@ class NextTurn(Lasting):
     kind = "next"
 
     def check(self, s, seat, card, args, ctx):
-        return _active_only(s, seat)
+        return seat == s.active
+
+
+def lasting_kind(cid: str) -> str:
+    """How a lasting card stays in front of its holder: "each" or "next" (turn)."""
+    for kw, _ in CARDS[cid].effects:
+        h = HANDLERS[kw]
+        if isinstance(h, Lasting):
+            return h.kind
+    raise ValueError(f"{cid} is not a lasting card")
 
 
 def apply_lasting(s: CState, seat: int) -> None:
@@ -180,7 +198,7 @@ def apply_lasting(s: CState, seat: int) -> None:
                     inner_kw, inner = args[0]
                     HANDLERS[inner_kw].play(s, seat, card, inner, {}, "roll")
         kept.append((cid, kind, True))
-    s.lasting[seat] = tuple(kept)
+    s.set_lasting(seat, tuple(kept))
 
 
 # -- cards in rooms -------------------------------------------------------------------------------
@@ -233,8 +251,10 @@ class Salvage(Keyword):
     """With no match the card may still be played and does nothing (§4)."""
 
     def targets(self, s, seat, card, args, ctx):
+        if args[0].isdisjoint(s.discard):
+            return [{}]
         found = [c for c in dict.fromkeys(reversed(s.discard)) if c in args[0]]
-        return [{"take": c} for c in found] or [{}]
+        return [{"take": c} for c in found]
 
     def play(self, s, seat, card, args, move, ctx):
         cid = move.get("take")
@@ -252,6 +272,7 @@ class FreePlay(Keyword):
 
     def targets(self, s, seat, card, args, ctx):
         budget = s.income if seat == s.active else 0
+        blocks = blocked_cards(s, seat)
         out = []
         for cid in dict.fromkeys(s.hands[seat]):
             act = CARDS[cid]
@@ -259,7 +280,7 @@ class FreePlay(Keyword):
                 cid in args[0]
                 and act.type == "activity"
                 and act.cost <= budget
-                and not blocked(s, seat, cid)
+                and cid not in blocks
             ):
                 out.append({"with": cid})
         return out
@@ -298,6 +319,9 @@ class RollBonus(Keyword):
     """On a job: passive (see `roll_bonus`). On an anytime card: used once, right after the
     holder's own roll for a matching activity."""
 
+    only_in = frozenset({"rolled"})
+    context_only = True
+
     def check(self, s, seat, card, args, ctx):
         return ctx == "rolled"
 
@@ -333,28 +357,65 @@ assert set(HANDLERS) == set(VOCABULARY), set(VOCABULARY) - set(HANDLERS)
 
 
 # -- playing an anytime card ----------------------------------------------------------------------
+def _plan(card: Card) -> tuple[tuple[Keyword, bool, bool, tuple], ...]:
+    """The keywords legal moves must ask about a card, as (handler, whether to ask its check,
+    whether it names targets, args): looked up once. A check that is the default or says no
+    more than the context (see PLAYABLE) is left out, as are keywords with nothing to ask."""
+    plan = []
+    for kw, args in card.effects:
+        h = HANDLERS[kw]
+        check = type(h).check is not Keyword.check and not h.context_only
+        named = type(h).targets is not Keyword.targets
+        if check or named:
+            plan.append((h, check, named, args))
+    return tuple(plan)
+
+
+def _contexts(card: Card) -> frozenset[str]:
+    allowed = frozenset({"own", "reaction", "rolled", "response"})
+    for kw, _ in card.effects:
+        only = HANDLERS[kw].only_in
+        if only is not None:
+            allowed &= only
+    return allowed
+
+
+PLANS = {cid: _plan(CARDS[cid]) for cid in ANYTIME}
+# The anytime cards each context may see played at all.
+PLAYABLE = {
+    ctx: frozenset(cid for cid in ANYTIME if ctx in _contexts(CARDS[cid]))
+    for ctx in ("own", "reaction", "rolled")
+}
+# A play without choices, made once (see engine.DISCARDS: legal moves are shared, never changed).
+PLAYS: dict[str, Move] = {cid: {"type": "play", "card": cid} for cid in ANYTIME}
+
+
 def anytime_moves(s: CState, seat: int, ctx: str) -> list[Move]:
     """Every {"type": "play"} move of `seat`'s hand in this context."""
     hand = s.hands[seat]
-    if ANYTIME.isdisjoint(hand):
+    playable = PLAYABLE[ctx]
+    if playable.isdisjoint(hand):
         return []
     out: list[Move] = []
+    blocks = blocked_cards(s, seat)
     for cid in dict.fromkeys(hand):
-        if cid not in ANYTIME or blocked(s, seat, cid):
+        if cid not in playable or cid in blocks:
             continue
         card = CARDS[cid]
-        choices: list[Move] = [{}]
-        for kw, args in card.effects:
-            h = HANDLERS[kw]
-            if not h.check(s, seat, card, args, ctx):
+        choices: list[Move] | None = None
+        for h, check, named, args in PLANS[cid]:
+            if check and not h.check(s, seat, card, args, ctx):
                 break
-            found = h.targets(s, seat, card, args, ctx)
-            if type(h).targets is not Keyword.targets:
+            if named:
+                found = h.targets(s, seat, card, args, ctx)
                 if not found:
                     break
                 choices = found
         else:
-            out += [{"type": "play", "card": cid, **c} for c in choices]
+            if choices is None or choices == [{}]:
+                out.append(PLAYS[cid])
+            else:
+                out += [{"type": "play", "card": cid, **c} for c in choices]
     return out
 
 
@@ -383,16 +444,30 @@ def _sources(s: CState, seat: int) -> list[tuple[Any, ...]]:
     return out
 
 
-def blocked(s: CState, seat: int, cid: str) -> bool:
-    """block: the holder (job) or room owner (person) may not play matching cards (§1.6)."""
-    for kw, args in JOBS[s.jobs[seat]].effects:
-        if kw == "block" and cid in args[0]:
-            return True
+def _blocks(effects: tuple[tuple[str, tuple], ...]) -> frozenset[str]:
+    out: frozenset[str] = frozenset()
+    for kw, args in effects:
+        if kw == "block":
+            out |= args[0]
+    return out
+
+
+JOB_BLOCKS = {jid: _blocks(job.effects) for jid, job in JOBS.items()}
+CARD_BLOCKS = {cid: b for cid, card in CARDS.items() if (b := _blocks(card.effects))}
+
+
+def blocked_cards(s: CState, seat: int) -> frozenset[str]:
+    """block: the cards the holder (job) or room owner (person) may not play (§1.6)."""
+    out = JOB_BLOCKS[s.jobs[seat]]
     for e in s.rooms[seat]:
-        for kw, args in CARDS[e[1]].effects:
-            if kw == "block" and cid in args[0]:
-                return True
-    return False
+        more = CARD_BLOCKS.get(e[1])
+        if more is not None:
+            out = out | more
+    return out
+
+
+def blocked(s: CState, seat: int, cid: str) -> bool:
+    return cid in blocked_cards(s, seat)
 
 
 def immunities(s: CState, seat: int) -> frozenset[str]:
@@ -476,9 +551,10 @@ def cancels(s: CState, seat: int, item: Item) -> list[Move]:
     if CANCELLERS.isdisjoint(hand):
         return []
     out = []
+    blocks = blocked_cards(s, seat)
     for cid in dict.fromkeys(hand):
         card = CARDS[cid]
-        if cid not in CANCELLERS or blocked(s, seat, cid):
+        if cid not in CANCELLERS or cid in blocks:
             continue
         args = card.effect("cancel")
         if args is None or not any(c in args[0] for c in item.cards):
@@ -496,8 +572,9 @@ def tv_answers(s: CState, seat: int, item: Item) -> list[Move]:
     """tv_cancel: against another player's pending FT use (activity or trip)."""
     if not item.ft or item.seat == seat or TV_CARDS.isdisjoint(s.hands[seat]):
         return []
+    blocks = blocked_cards(s, seat)
     return [
         {"type": "tv", "card": cid}
         for cid in dict.fromkeys(s.hands[seat])
-        if cid in TV_CARDS and not blocked(s, seat, cid)
+        if cid in TV_CARDS and cid not in blocks
     ]

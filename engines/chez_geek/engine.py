@@ -25,16 +25,22 @@ View (``view(state, seat)``; seat None: a spectator), every value msgpack-safe:
   phase ("roll" | "call" | "free_time" | "discard"), income / free_time (the active player's,
   left this turn), removals_left [REF] (persons the active player may still try to remove),
   players [{job, goal, slack, bonus_pool, hand_count, room [{ref, card, value, tokens,
-  slack}], lasting [ID], income, free_time}], hand [{card, type, categories, cost, slack
-  (text: "2", "d6-1", or None), effects [keyword text]}] (own hand only), draw_pile (count),
-  discard_pile [ID] (face up, top last), job_pile (count),
-  pending [{kind, seat, cards, to}] (items waiting, bottom first; "to" is the room, or the
-  victim for a TV card), window None | {kind: "response", item: index into pending} |
-  {kind: "reaction", after: seat whose cards just resolved, or None},
-  prompt None | {kind: "room_loss" | "hand_limit" | "nookie" | "rolled", seat, why?, card?,
-  result?} (the card being rolled for, and the roll so far),
+  slack}], lasting [ID], lasting_fired [bool] (a next-turn card has fired), income,
+  free_time}], hand [{card, type, categories, cost, slack (text: "2", "d6-1", or None),
+  effects [keyword text]}] (own hand only), draw_pile (count), discard_pile [ID] (face up, top
+  last), job_pile (count), job_pile_known [ID] (the jobs seen going under the pile, bottom
+  last), pending [{kind, seat, cards, to, ft}] (items waiting, bottom first; "to" is the room,
+  or the victim for a TV card; ft: a free-time use, which TV cards may answer),
+  window None | {kind: "response", item: index into pending} | {kind: "reaction", after: seat
+  whose cards just resolved, or None, exclude: the seat it leaves out, owner, refs [REF]: the
+  cards that just resolved}, prompt None | {kind: "room_loss" | "hand_limit" | "nookie" |
+  "rolled", seat, why?, refs? (the room cards a loss may take), card?, result? (the card
+  being rolled for, and the roll so far), item?, value? (a Nookie's fixed value)},
+  queue [{step, args}] (the work waiting behind the window or prompt, next first: an eater
+  still to eat, the next phase, ...), next_ref (the REF the next card entering a room gets),
   winners [seat], rolls [{seat, for, die}] (the dice rolled this turn so far).
-Nothing in a view or an event depends on whether a seat could answer a window.
+Nothing in a view or an event depends on whether a seat could answer a window, and a view holds
+everything public, so `from_view` can rebuild a whole state from it (engines.chez_geek.rebuild).
 
 Events (``events(before, seat, move, after)``), public facts only, in order:
   turn, draw {seat, count}, reshuffle, roll {seat, for, die}, income, phase,
@@ -62,11 +68,12 @@ from engines.base import (
     check_viewer,
     move_type,
 )
-from engines.chez_geek import effects, rules
+from engines.chez_geek import effects, rebuild, rules
 from engines.chez_geek.deck import CARDS, DECK, JOBS
 from engines.chez_geek.rules import CState
 
 PASS: Move = {"type": "pass"}
+ONLY_PASS = [PASS]  # the commonest list of legal moves: a window with nothing to answer it
 # The fields each move type may carry (besides "type").
 FIELDS: dict[str, set[str]] = {
     "pass": set(),
@@ -87,13 +94,21 @@ FIELDS: dict[str, set[str]] = {
     "end_turn": set(),
 }
 NEXT_PHASE = {"call": "free_time", "free_time": "discard"}
+FULL = [(1 << n) - 1 for n in range(rules.MAX_PLAYERS + 1)]  # every seat's bit, by table size
+# The moves of the legal-move cache are made once and shared by every state: `legal_moves`
+# hands out copies and nothing ever changes them.
+END_REMOVALS: Move = {"type": "end_removals"}
+END_PHASE: Move = {"type": "end_phase"}
+END_TURN: Move = {"type": "end_turn"}
+DISCARDS: dict[str, Move] = {cid: {"type": "discard", "card": cid} for cid in CARDS}
+ACTIVITIES: dict[str, Move] = {cid: {"type": "activity", "card": cid} for cid in CARDS}
 
 
 class ChezGeekEngine(Engine):
     id = "chez_geek"
     title = "Chez Geek"
     min_players = 2
-    max_players = 6
+    max_players = rules.MAX_PLAYERS
     # The last two are table settings for the interrupt windows, not rules: the rules never
     # read them. They are options so the lobby shows them, the record keeps them and every peer
     # sees them (net.windows runs the windows): the seconds a window waits for answers before
@@ -157,8 +172,8 @@ class ChezGeekEngine(Engine):
         return opts
 
     # -- reading -----------------------------------------------------------------------------
-    def to_act(self, state: Any) -> list[int]:
-        return state.acting()
+    # The state answers itself: one call fewer on the commonest question of all.
+    to_act = staticmethod(CState.acting)  # type: ignore[assignment]
 
     def is_over(self, state: Any) -> bool:
         return state.over
@@ -183,23 +198,29 @@ class ChezGeekEngine(Engine):
         moves = s.legal.get(seat)
         if moves is None:
             moves = s.legal[seat] = self._legal(s, seat)
-        return [dict(m) for m in moves]
+        if moves is ONLY_PASS:
+            return [{"type": "pass"}]
+        return list(map(dict.copy, moves))
 
     def _legal(self, s: CState, seat: int) -> list[Move]:
         if s.prompt is not None:
-            return [dict(m) for m in s.prompt.moves] if seat == s.prompt.seat else []
+            return list(s.prompt.moves) if seat == s.prompt.seat else []
         if s.items:
             top = s.items[-1]
-            if seat == top.seat or top.passed >> seat & 1:
+            if seat == top.seat or s.item_passed >> seat & 1:
                 return []
+            if effects.ANSWERS.isdisjoint(s.hands[seat]):
+                return ONLY_PASS
             moves = [PASS, *effects.cancels(s, seat, top)]
             if top.kind != "tv":
                 moves += effects.tv_answers(s, seat, top)
             return moves
         if s.reaction is not None:
             r = s.reaction
-            if seat == r.exclude or r.passed >> seat & 1:
+            if seat == r.exclude or s.react_passed >> seat & 1:
                 return []
+            if effects.PLAYABLE["reaction"].isdisjoint(s.hands[seat]):
+                return ONLY_PASS
             return [PASS, *effects.anytime_moves(s, seat, "reaction")]
         if seat != s.active:
             return []
@@ -215,35 +236,37 @@ class ChezGeekEngine(Engine):
                 if s.find(seat, ref) is None:  # gone meanwhile (a card discarded it)
                     continue
                 moves += [{"type": "remove", "card": ref, "to": to} for to in [*others, None]]
-            moves.append({"type": "end_removals"})
+            moves.append(END_REMOVALS)
         elif phase == "call":
+            blocks = effects.blocked_cards(s, seat)
             for cid in dict.fromkeys(hand):
                 card = CARDS[cid]
-                if card.type != "person" or effects.blocked(s, seat, cid):
+                if card.type != "person" or cid in blocks:
                     continue
                 rooms = [seat] if "cat" in card.categories else range(s.n)
-                moves += [{"type": "call", "card": cid, "to": to} for to in rooms]
-            moves.append({"type": "end_phase"})
+                moves += [CALLS[cid, to] for to in rooms]
+            moves.append(END_PHASE)
         elif phase == "free_time":
             if s.ft >= 1:
                 moves += self._free_time_moves(s, seat)
-            moves.append({"type": "end_phase"})
+            moves.append(END_PHASE)
         else:
             if len(hand) > rules.MIN_KEEP:
-                moves += [{"type": "discard", "card": c} for c in dict.fromkeys(hand)]
+                moves += [DISCARDS[c] for c in dict.fromkeys(hand)]
             if len(hand) <= rules.DISCARD_TO:
-                moves.append({"type": "end_turn"})
+                moves.append(END_TURN)
         return moves
 
     def _free_time_moves(self, s: CState, seat: int) -> list[Move]:
         moves: list[Move] = []
         things: list[str] = []
+        blocks = effects.blocked_cards(s, seat)
         for cid in dict.fromkeys(s.hands[seat]):
             card = CARDS[cid]
-            if effects.blocked(s, seat, cid) or card.cost > s.income:
+            if cid in blocks or card.cost > s.income:
                 continue
             if card.type == "activity":
-                moves.append({"type": "activity", "card": cid})
+                moves.append(ACTIVITIES[cid])
             elif card.type == "thing":
                 things += [cid] * s.hands[seat].count(cid)
         things.sort()
@@ -258,15 +281,33 @@ class ChezGeekEngine(Engine):
     # -- moving ------------------------------------------------------------------------------
     def apply(self, state: Any, seat: int, move: Move) -> Any:
         s: CState = state
-        check_seat(s.n, seat)
-        kind = move_type(move)
+        # The commonest move by far, a pass in an open window, needs no list of answers; one
+        # that leaves the window open changes one number.
+        if move == PASS and type(seat) is int and 0 <= seat < s.n and s.prompt is None:
+            if s.items:
+                done, other = s.item_passed, 1 << s.items[-1].seat
+            elif s.reaction is not None:
+                done, other = s.react_passed, 1 << s.reaction.exclude
+            else:
+                done, other = -1, 0
+            if done >= 0 and not (done | other) >> seat & 1 and not s.over:
+                c = s.clone()
+                passed = done | 1 << seat
+                if passed | other == FULL[s.n]:
+                    rules.pass_window(c, seat)
+                    rules.advance(c)
+                elif s.items:
+                    c.item_passed = passed
+                else:
+                    c.react_passed = passed
+                return c
+        if type(seat) is not int or not 0 <= seat < s.n:
+            check_seat(s.n, seat)
+        kind = move.get("type") if type(move) is dict else None
+        if type(kind) is not str:
+            kind = move_type(move)
         if s.over:
             raise IllegalMove("The game is over")
-        if move == PASS and s.prompt is None and (s.items or s.reaction) and seat in s.acting():
-            c = s.clone()  # the commonest move by far: no need to list every answer
-            rules.pass_window(c, seat)
-            rules.advance(c)
-            return c
         norm = _normalized(move)
         legal = s.legal.get(seat)
         if legal is None:
@@ -274,9 +315,34 @@ class ChezGeekEngine(Engine):
         if norm not in legal:
             raise IllegalMove(self._explain(s, seat, kind, move))
         c = s.clone()
-        getattr(self, "_do_" + kind)(c, seat, norm)
+        DO[kind](self, c, seat, norm)
         rules.advance(c)
         return c
+
+    # -- the private fast path of search playouts (engines.search) --------------------------
+    def playout_copy(self, state: Any) -> CState:
+        """A private copy that `random_step` may change in place (a state holds no container
+        that is ever edited, so a clone is all it takes)."""
+        c: CState = state.clone()
+        return c
+
+    def random_step(self, state: Any, rng: random.Random) -> None:
+        """The move the random bots would make, as the host asks them (the first seat of
+        `to_act` that has a move; the same draw from `rng` as RandomBot.choose), made in place
+        on a `playout_copy`: no copies, no checks, no move dicts."""
+        s: CState = state
+        for seat in s.acting():
+            moves = self._legal(s, seat)
+            if moves:
+                break
+        else:
+            raise RuntimeError("nobody can move")
+        move = rng.choice(moves)
+        s.ev = []  # nobody reads a playout's events: they must not pile up
+        if s.legal:
+            s.legal = {}  # filled by a caller before this step: no longer true after it
+        DO[move["type"]](self, s, seat, move)
+        rules.advance(s)
 
     def _do_pass(self, c: CState, seat: int, move: Move) -> None:
         rules.pass_window(c, seat)
@@ -461,45 +527,34 @@ class ChezGeekEngine(Engine):
     def view(self, state: Any, seat: int | None) -> View:
         s: CState = state
         check_viewer(s.n, seat)
+        active = s.active
         players = []
         for p in range(s.n):
             job = JOBS[s.jobs[p]]
+            room = [
+                {"ref": r, "card": cid, "value": v, "tokens": t, "slack": v + t}
+                for r, cid, v, t in s.rooms[p]
+            ]
+            lasting = s.lasting[p]
             players.append(
                 {
                     "job": job.id,
                     "goal": job.goal,
-                    "slack": s.slack(p),
+                    "slack": sum(e["slack"] for e in room) + s.pool[p],
                     "bonus_pool": s.pool[p],
                     "hand_count": len(s.hands[p]),
-                    "room": [
-                        {"ref": r, "card": cid, "value": v, "tokens": t, "slack": v + t}
-                        for r, cid, v, t in s.rooms[p]
-                    ],
-                    "lasting": [cid for cid, _, _ in s.lasting[p]],
-                    "income": s.income if p == s.active else 0,
-                    "free_time": s.ft if p == s.active else 0,
+                    "room": room,
+                    "lasting": [x[0] for x in lasting],
+                    "lasting_fired": [x[2] for x in lasting],
+                    "income": s.income if p == active else 0,
+                    "free_time": s.ft if p == active else 0,
                 }
             )
-        window = None
-        if s.items:
-            window = {"kind": "response", "item": len(s.items) - 1}
-        elif s.reaction is not None:
-            window = {"kind": "reaction", "after": s.reaction.owner if s.reaction.refs else None}
-        prompt = None
-        if s.prompt is not None:
-            prompt = {"kind": s.prompt.kind, "seat": s.prompt.seat}
-            if s.prompt.kind == "room_loss":
-                prompt["why"] = s.prompt.data
-            elif s.prompt.kind == "rolled":
-                prompt["result"] = s.prompt.data[1]
-                prompt["card"] = s.prompt.data[0].cards[0]
-            elif s.prompt.kind == "nookie":
-                prompt["card"] = s.prompt.data.cards[0]
-        hand = [] if seat is None else [_card_view(c) for c in s.hands[seat]]
+        pile = s.job_pile
         return {
             "game": self.id,
             "seat": seat,
-            "turn": None if s.over else s.active,
+            "turn": None if s.over else active,
             "to_act": s.acting(),
             "over": s.over,
             "num_players": s.n,
@@ -509,17 +564,25 @@ class ChezGeekEngine(Engine):
             "free_time": s.ft,
             "removals_left": list(s.removal_left),
             "players": players,
-            "hand": hand,
+            "hand": [] if seat is None else [_card_view(c) for c in s.hands[seat]],
             "draw_pile": len(s.draw),
             "discard_pile": list(s.discard),
-            "job_pile": len(s.job_pile),
-            "pending": [rules.item_public(i) for i in s.items],
-            "window": window,
-            "prompt": prompt,
+            "job_pile": len(pile),
+            "job_pile_known": list(pile[len(pile) - s.jobs_known :]),
+            "pending": [rebuild.item_view(i) for i in s.items],
+            "window": rebuild.window_view(s),
+            "prompt": rebuild.prompt_view(s),
+            "queue": [rebuild.step_view(step) for step in reversed(s.todo)],
+            "next_ref": s.next_ref,
             "winners": list(s.winners),
             # The dice rolled this turn so far (public), so a table can show them.
             "rolls": [{"seat": p, "for": what, "die": die} for p, what, die in s.turn_rolls],
         }
+
+    def from_view(self, view: View, rng: random.Random) -> CState:
+        """A state agreeing with everything `view` shows, the rest drawn afresh (see
+        `rebuild`): what the expert bot searches over, at a local seat and a networked one."""
+        return rebuild.from_view(view, rng)
 
     def events(self, before: Any, seat: int, move: Move, after: Any) -> list[dict[str, Any]]:
         return [dict(e) for e in after.ev]
@@ -538,11 +601,13 @@ class ChezGeekEngine(Engine):
         unseen.sort()
         rng.shuffle(unseen)
         i = 0
+        hands = list(s.hands)
         for p in range(s.n):
             if p != seat:
                 size = len(s.hands[p])
-                t.hands[p] = tuple(unseen[i : i + size])
+                hands[p] = tuple(unseen[i : i + size])
                 i += size
+        t.hands = tuple(hands)
         t.draw = tuple(unseen[i:])
         top = sorted(s.job_pile[: len(s.job_pile) - s.jobs_known])
         rng.shuffle(top)
@@ -552,9 +617,23 @@ class ChezGeekEngine(Engine):
         return t
 
 
+# The handler of each move type, looked up once rather than by name on every move.
+DO = {kind: getattr(ChezGeekEngine, "_do_" + kind) for kind in FIELDS}
+CALLS: dict[tuple[str, int], Move] = {
+    (cid, to): {"type": "call", "card": cid, "to": to}
+    for cid in CARDS
+    for to in range(ChezGeekEngine.max_players)
+}
+
+
 def _card_view(cid: str) -> dict[str, Any]:
-    card = CARDS[cid]
-    return {
+    """A hand card as the view shows it: a fresh copy of the record made once per card."""
+    shown = CARD_VIEWS[cid]
+    return {**shown, "categories": shown["categories"][:], "effects": shown["effects"][:]}
+
+
+CARD_VIEWS: dict[str, dict[str, Any]] = {
+    cid: {
         "card": cid,
         "type": card.type,
         "categories": sorted(card.categories),
@@ -562,11 +641,19 @@ def _card_view(cid: str) -> dict[str, Any]:
         "slack": card.slack_text(),
         "effects": list(card.keywords),
     }
+    for cid, card in CARDS.items()
+}
 
 
 def _normalized(move: Move) -> Move:
     """The move with a trip's cards sorted; values other than text, whole numbers, None and
-    lists of text never match a legal move (True is not seat 1)."""
+    lists of text never match a legal move (True is not seat 1). Nothing in a move is ever
+    changed or kept, so a move with nothing to sort is its own normal form."""
+    for value in move.values():
+        if type(value) is not str and type(value) is not int and value is not None:
+            break
+    else:
+        return move
     out = dict(move)
     for key, value in move.items():
         if isinstance(value, bool | float):

@@ -2,9 +2,9 @@
 the table is judged by each player's way to their goal.
 
 Whole games of random play last hundreds of turns and end mostly by chance, which tells the
-search little; a few turns on, slack against goal tells it more. Chez Geek's view is too thin to
-rebuild a state from (pending effects and steps to run live only in the state), so there is
-no `from_view`: the expert samples with `determinize` at a local seat (see engines.search).
+search little; a few turns on, slack against goal tells it more. The expert samples with the
+engine's `from_view` (engines.chez_geek.rebuild), so it plays alike at a local seat and a
+networked one.
 """
 
 from __future__ import annotations

@@ -103,6 +103,7 @@ WINDOW_SECONDS_DEFAULT = 4
 WINDOW_SECONDS_MAX = 120
 
 PHASES = ("roll", "call", "free_time", "discard")
+MAX_PLAYERS = 6  # the box's table size (the engine's max_players)
 
 
 class Item(NamedTuple):
@@ -113,7 +114,6 @@ class Item(NamedTuple):
     cards: tuple[str, ...]
     to: int  # the room it goes to (the victim's room for a TV cancel)
     ft: bool  # an FT use of the active player (TV cards may answer it)
-    passed: int  # bit mask of the seats that passed since the last response
 
 
 class Reaction(NamedTuple):
@@ -121,7 +121,6 @@ class Reaction(NamedTuple):
     just resolved into `owner`'s room (what a steal may take)."""
 
     exclude: int
-    passed: int
     owner: int
     refs: tuple[int, ...]
 
@@ -138,9 +137,15 @@ class Prompt(NamedTuple):
 Entry = tuple[int, str, int, int]  # (ref, card id, value, bonus tokens)
 
 
+def put(seq: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
+    """`seq` with item `i` replaced (the state's per-seat tuples are replaced, never edited)."""
+    return (*seq[:i], value, *seq[i + 1 :])
+
+
 class CState:
-    """One moment of a game. Inner containers are tuples and are replaced, never edited, so a
-    clone copies only the outer per-seat lists."""
+    """One moment of a game. Every container of the game is a tuple, replaced and never edited,
+    so a clone copies none (only the event list and the legal-move cache are its own): a move
+    pays only for what it changes."""
 
     __slots__ = (
         "active",
@@ -151,6 +156,7 @@ class CState:
         "ft",
         "hands",
         "income",
+        "item_passed",
         "items",
         "job_pile",
         "jobs",
@@ -163,6 +169,7 @@ class CState:
         "phase",
         "pool",
         "prompt",
+        "react_passed",
         "reaction",
         "removal_left",
         "rolls",
@@ -177,22 +184,27 @@ class CState:
 
     n: int
     seed: int
-    jobs: list[str]
+    jobs: tuple[str, ...]
     job_pile: tuple[str, ...]  # top first
     jobs_known: int  # how many jobs at the bottom of the pile everyone saw go there
-    hands: list[tuple[str, ...]]
+    hands: tuple[tuple[str, ...], ...]
     draw: tuple[str, ...]  # top last
     discard: tuple[str, ...]  # top last
-    rooms: list[tuple[Entry, ...]]
-    pool: list[int]
-    lasting: list[tuple[tuple[str, str, bool], ...]]  # (card id, "each"|"next", fired)
+    rooms: tuple[tuple[Entry, ...], ...]
+    pool: tuple[int, ...]
+    lasting: tuple[tuple[tuple[str, str, bool], ...], ...]  # (card id, "each"|"next", fired)
     active: int
     phase: str
     income: int
     ft: int
     removal_left: tuple[int, ...]
     items: tuple[Item, ...]
+    # Bit masks of the seats that let the top item / the reaction window go since the last
+    # answer: plain numbers, so the commonest move (a pass) changes one field. Items below the
+    # top need none: a window reopens for everyone when the item above it goes.
+    item_passed: int
     reaction: Reaction | None
+    react_passed: int
     prompt: Prompt | None
     todo: tuple[tuple[Any, ...], ...]  # steps still to run, the next one last
     dice: tuple[int, ...]
@@ -217,6 +229,8 @@ class CState:
         c.ft = self.ft
         c.income = self.income
         c.items = self.items
+        c.item_passed = self.item_passed
+        c.react_passed = self.react_passed
         c.job_pile = self.job_pile
         c.jobs_known = self.jobs_known
         c.n = self.n
@@ -233,11 +247,11 @@ class CState:
         c.turn_no = self.turn_no
         c.turn_rolls = self.turn_rolls
         c.winners = self.winners
-        c.jobs = self.jobs.copy()
-        c.hands = self.hands.copy()
-        c.rooms = self.rooms.copy()
-        c.pool = self.pool.copy()
-        c.lasting = self.lasting.copy()
+        c.jobs = self.jobs
+        c.hands = self.hands
+        c.rooms = self.rooms
+        c.pool = self.pool
+        c.lasting = self.lasting
         c.ev = []
         c.legal = {}
         return c
@@ -279,25 +293,28 @@ class CState:
             hand += (self.draw[-1],)
             self.draw = self.draw[:-1]
             count += 1
-        self.hands[seat] = hand
+        self.hands = put(self.hands, seat, hand)
         if count:
             self.ev.append({"kind": "draw", "seat": seat, "count": count})
 
     def take_from_hand(self, seat: int, cid: str) -> None:
         hand = self.hands[seat]
         i = hand.index(cid)
-        self.hands[seat] = hand[:i] + hand[i + 1 :]
+        self.hands = put(self.hands, seat, hand[:i] + hand[i + 1 :])
 
     def to_hand(self, seat: int, cid: str) -> bool:
         """A card into a hand; a full hand sends it to the discard pile (§1.1 ruling)."""
         if len(self.hands[seat]) >= self.hand_limit(seat):
             self.to_discard(cid)
             return False
-        self.hands[seat] += (cid,)
+        self.hands = put(self.hands, seat, (*self.hands[seat], cid))
         return True
 
     def to_discard(self, *cids: str) -> None:
         self.discard += cids
+
+    def set_lasting(self, seat: int, cards: tuple[tuple[str, str, bool], ...]) -> None:
+        self.lasting = put(self.lasting, seat, cards)
 
     # -- rooms and slack ---------------------------------------------------------------------
     def slack(self, seat: int) -> int:
@@ -322,7 +339,7 @@ class CState:
             tokens, gains = effects.bonus_tokens(self, owner, cid, played_by)
         ref = self.next_ref
         self.next_ref = ref + 1
-        self.rooms[owner] += ((ref, cid, value, tokens),)
+        self.rooms = put(self.rooms, owner, (*self.rooms[owner], (ref, cid, value, tokens)))
         self.ev.append(
             {
                 "kind": "enter",
@@ -334,7 +351,7 @@ class CState:
             }
         )
         for holder, amount in gains:
-            self.pool[holder] += amount
+            self.pool = put(self.pool, holder, self.pool[holder] + amount)
             self.ev.append({"kind": "bonus_pool", "seat": holder, "amount": amount})
         if CARDS[cid].effect("eat") is not None:
             self.push(("eat", owner, ref))
@@ -345,7 +362,7 @@ class CState:
         room = self.rooms[seat]
         for i, e in enumerate(room):
             if e[0] == ref:
-                self.rooms[seat] = room[:i] + room[i + 1 :]
+                self.rooms = put(self.rooms, seat, room[:i] + room[i + 1 :])
                 return e
         raise KeyError(ref)
 
@@ -360,7 +377,7 @@ class CState:
     def move_entry(self, src: int, ref: int, dst: int, why: str) -> None:
         e = self.leave(src, ref)
         tokens = 0 if MOVE_DROPS_TOKENS else e[3]
-        self.rooms[dst] += ((e[0], e[1], e[2], tokens),)
+        self.rooms = put(self.rooms, dst, (*self.rooms[dst], (e[0], e[1], e[2], tokens)))
         self.ev.append(
             {"kind": "move", "card": e[1], "ref": ref, "from": src, "to": dst, "why": why}
         )
@@ -399,11 +416,11 @@ class CState:
             self.jobs_known = min(self.jobs_known + 1, len(pile))
         new, self.job_pile = pile[0], pile[1:]
         self.jobs_known = min(self.jobs_known, len(self.job_pile))
-        self.jobs[seat] = new
+        self.jobs = put(self.jobs, seat, new)
         self.ev.append({"kind": "job", "seat": seat, "old": old, "new": new})
         ending = [c for c, kind, _ in self.lasting[seat] if kind == "each"]
         if ending:
-            self.lasting[seat] = tuple(x for x in self.lasting[seat] if x[1] != "each")
+            self.set_lasting(seat, tuple(x for x in self.lasting[seat] if x[1] != "each"))
             self.to_discard(*ending)
             for cid in ending:
                 self.ev.append(
@@ -417,7 +434,12 @@ class CState:
         """An item becomes pending: a response window opens for every other seat (§1.5)."""
         if self.reaction is not None and NEW_ITEM_ENDS_REACTION:
             self.reaction = None
-        self.items = (*self.items, Item(kind, seat, cards, to, ft, 0))
+        self.items = (*self.items, Item(kind, seat, cards, to, ft))
+        self.item_passed = 0
+
+    def open_reaction(self, exclude: int, owner: int, refs: tuple[int, ...]) -> None:
+        self.reaction = Reaction(exclude, owner, refs)
+        self.react_passed = 0
 
     # -- the work queue ----------------------------------------------------------------------
     def push(self, *steps: tuple[Any, ...]) -> None:
@@ -431,24 +453,20 @@ class CState:
         if self.prompt is not None:
             return [self.prompt.seat]
         if self.items:
-            top = self.items[-1]
-            return waiting(self.n, top.passed | 1 << top.seat)
-        if self.reaction is not None:
-            r = self.reaction
-            return waiting(self.n, r.passed | 1 << r.exclude)
-        return [self.active]
+            done = self.item_passed | 1 << self.items[-1].seat
+        elif self.reaction is not None:
+            done = self.react_passed | 1 << self.reaction.exclude
+        else:
+            return [self.active]
+        # The seats of the window not in the bit mask `done` (asked for on every move).
+        return list(WAITING[self.n][done])
 
 
-_WAITING: dict[tuple[int, int], tuple[int, ...]] = {}
-
-
-def waiting(n: int, done: int) -> list[int]:
-    """The seats of a window not in the bit mask `done` (asked for on every move: cached)."""
-    key = (n, done)
-    seats = _WAITING.get(key)
-    if seats is None:
-        seats = _WAITING[key] = tuple(p for p in range(n) if not done >> p & 1)
-    return list(seats)
+# WAITING[n][done]: the seats of an n-seat table not in the bit mask `done`.
+WAITING = [
+    tuple(tuple(p for p in range(n) if not done >> p & 1) for done in range(1 << n))
+    for n in range(MAX_PLAYERS + 1)
+]
 
 
 # -- setup and turns ------------------------------------------------------------------------------
@@ -459,21 +477,22 @@ def new_state(
     s = CState.__new__(CState)
     s.n, s.seed, s.dice = n, seed, dice
     s.rolls = s.shuffles = 0
-    s.jobs = list(jobs[:n])
+    s.jobs = tuple(jobs[:n])
     s.job_pile = tuple(jobs[n:])
     s.jobs_known = 0
-    s.hands = [tuple(life[i * START_HAND : (i + 1) * START_HAND]) for i in range(n)]
+    s.hands = tuple(tuple(life[i * START_HAND : (i + 1) * START_HAND]) for i in range(n))
     s.draw = tuple(reversed(life[n * START_HAND :]))
     s.discard = ()
-    s.rooms = [()] * n
-    s.pool = [0] * n
-    s.lasting = [()] * n
+    s.rooms = ((),) * n
+    s.pool = (0,) * n
+    s.lasting = ((),) * n
     s.active = first
     s.phase = "roll"
     s.income = s.ft = 0
     s.removal_left = ()
     s.items = ()
     s.reaction = None
+    s.item_passed = s.react_passed = 0
     s.prompt = None
     s.todo = ()
     s.next_ref = 0
@@ -537,7 +556,7 @@ def end_turn(s: CState) -> None:
     seat = s.active
     spent = [c for c, kind, fired in s.lasting[seat] if kind == "next" and fired]
     if spent:
-        s.lasting[seat] = tuple(x for x in s.lasting[seat] if not (x[1] == "next" and x[2]))
+        s.set_lasting(seat, tuple(x for x in s.lasting[seat] if not (x[1] == "next" and x[2])))
         s.to_discard(*spent)
         for cid in spent:
             s.ev.append(
@@ -561,11 +580,11 @@ def _step_phase(s: CState, phase: str) -> None:
     """A new phase opens with a reaction window for the other players (§1.5)."""
     s.phase = phase
     s.ev.append({"kind": "phase", "seat": s.active, "phase": phase})
-    s.reaction = Reaction(s.active, 0, s.active, ())
+    s.open_reaction(s.active, s.active, ())
 
 
 def _step_react(s: CState, exclude: int, owner: int, refs: tuple[int, ...]) -> None:
-    s.reaction = Reaction(exclude, 0, owner, refs)
+    s.open_reaction(exclude, owner, refs)
 
 
 def _step_eat(s: CState, seat: int, ref: int) -> None:
@@ -637,34 +656,34 @@ def pass_window(s: CState, seat: int) -> None:
     bit = 1 << seat
     if s.items:
         top = s.items[-1]
-        passed = top.passed | bit
-        everyone = ((1 << s.n) - 1) & ~(1 << top.seat)
-        if passed == everyone:
+        passed = s.item_passed | bit
+        if passed != ((1 << s.n) - 1) & ~(1 << top.seat):
+            s.item_passed = passed
+            return
+        s.items = s.items[:-1]
+        s.item_passed = 0
+        s.ev.append({"kind": "let_go", "window": "response", "item": item_public(top)})
+        if top.kind == "tv":
+            victim = s.items[-1]
             s.items = s.items[:-1]
-            s.ev.append({"kind": "let_go", "window": "response", "item": item_public(top)})
-            if top.kind == "tv":
-                victim = s.items[-1]
-                s.items = s.items[:-1]
-                s.push(("tv_hits", top, victim))
-            else:
-                s.push(("resolve", top))
+            s.push(("tv_hits", top, victim))
         else:
-            s.items = (*s.items[:-1], top._replace(passed=passed))
+            s.push(("resolve", top))
         return
     r = s.reaction
     assert r is not None
-    passed = r.passed | bit
-    if passed == ((1 << s.n) - 1) & ~(1 << r.exclude):
-        s.reaction = None
-        s.ev.append({"kind": "let_go", "window": "reaction"})
-    else:
-        s.reaction = r._replace(passed=passed)
+    passed = s.react_passed | bit
+    if passed != ((1 << s.n) - 1) & ~(1 << r.exclude):
+        s.react_passed = passed
+        return
+    s.reaction = None
+    s.react_passed = 0
+    s.ev.append({"kind": "let_go", "window": "reaction"})
 
 
 def reopen(s: CState) -> None:
     """A TV card was cancelled: the window of the item below opens again for everyone."""
-    if s.items:
-        s.items = (*s.items[:-1], s.items[-1]._replace(passed=0))
+    s.item_passed = 0
 
 
 def cancel_item(s: CState, item: Item, by: int) -> None:

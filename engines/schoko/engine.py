@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterator
 from typing import Any, ClassVar
 
 from engines.base import (
@@ -57,7 +58,7 @@ from engines.base import (
     unseen,
 )
 from engines.schoko import geometry
-from engines.schoko.geometry import Layout, coords
+from engines.schoko.geometry import Layout, Placement, coords
 from engines.schoko.rules import (
     HAND_SIZE,
     MISSING_GROUP_COUNTS,
@@ -218,27 +219,10 @@ class SchokoEngine(OneSeatAtATime):
     def placements(layout: Layout, hand: tuple[str, ...] | list[str]) -> list[Move]:
         """Every legal placement of these tiles on this layout: per distinct tile id, per
         distinct pattern, per frontier spot."""
-        kinds = list(dict.fromkeys(hand))
-        moves: list[Move] = []
-        if layout.spots1:
-            variants = [(t, rot, need) for t in kinds for rot, need in VARIANTS[t]]
-            for k, mask in layout.spots1.items():
-                x, y = coords(k)
-                for t, rot, need in variants:
-                    if mask & need:
-                        moves.append(
-                            {"type": "place", "tile": t, "x": x, "y": y, "rot": rot, "level": 1}
-                        )
-        smarties = [(t, rot, need) for t in kinds if t in SMARTIE for rot, need in VARIANTS[t]]
-        if smarties and layout.spots2:
-            for k, mask in layout.spots2.items():
-                x, y = coords(k)
-                for t, rot, need in smarties:
-                    if mask & need:
-                        moves.append(
-                            {"type": "place", "tile": t, "x": x, "y": y, "rot": rot, "level": 2}
-                        )
-        return moves
+        return [
+            {"type": "place", "tile": t, "x": x, "y": y, "rot": rot, "level": level}
+            for t, x, y, rot, level in spots(layout, hand)
+        ]
 
     def view(self, state: Any, seat: int | None) -> View:
         s: SState = state
@@ -363,15 +347,23 @@ class SchokoEngine(OneSeatAtATime):
             raise IllegalMove(REASONS[code])
         t = s.clone()
         t.layout = s.layout.clone()
-        t.layout.place(tile, x, y, rot, level)
-        hand = list(s.hands[seat])
+        self._place_on(t, seat, (tile, x, y, rot, level))
+        return t
+
+    def _place_on(self, t: SState, seat: int, placement: Placement) -> None:
+        """Lay a checked tile in place, `t.layout` being `t`'s own (`_place` makes it on a
+        clone, `random_step` on a playout copy)."""
+        tile = placement[0]
+        t.layout.place(*placement)
+        t.sizes = None
+        hand = list(t.hands[seat])
         hand.remove(tile)
-        ev: list[tuple[Any, ...]] = [("place", seat, tile, x, y, rot, level)]
-        if s.pile:
-            hand.append(s.pile[0])
-            t.pile = s.pile[1:]
+        ev: list[tuple[Any, ...]] = [("place", seat, *placement)]
+        if t.pile:
+            hand.append(t.pile[0])
+            t.pile = t.pile[1:]
             ev.append(("draw", seat))
-        hands = list(s.hands)
+        hands = list(t.hands)
         hands[seat] = sort_tiles(hand)
         t.hands = (hands[0], hands[1])
         t.passes = 0
@@ -379,7 +371,6 @@ class SchokoEngine(OneSeatAtATime):
         if not t.pile and not t.hands[0] and not t.hands[1]:
             self._end(t, ev)
         t.ev = tuple(ev)
-        return t
 
     def _pass(self, s: SState, seat: int, move: Move) -> SState:
         if len(move) != 1:
@@ -389,19 +380,45 @@ class SchokoEngine(OneSeatAtATime):
         if self.placements(s.layout, s.hands[seat]):
             raise IllegalMove("You can still place a tile: you may pass only when none fits")
         t = s.clone()
+        self._pass_on(t, seat)
+        return t
+
+    def _pass_on(self, t: SState, seat: int) -> None:
         ev: list[tuple[Any, ...]] = [("pass", seat)]
-        if PASS_DRAWS and s.pile:
-            hands = list(s.hands)
-            hands[seat] = sort_tiles([*s.hands[seat], s.pile[0]])
+        if PASS_DRAWS and t.pile:
+            hands = list(t.hands)
+            hands[seat] = sort_tiles([*t.hands[seat], t.pile[0]])
             t.hands = (hands[0], hands[1])
-            t.pile = s.pile[1:]
+            t.pile = t.pile[1:]
             ev.append(("draw", seat))
-        t.passes = s.passes + 1
+        t.passes += 1
         t.turn = 1 - seat
         if t.passes >= PASSES_TO_END:
             self._end(t, ev)
         t.ev = tuple(ev)
-        return t
+
+    # -- the private fast path of search playouts (engines.search) --------------------------
+    def playout_copy(self, state: Any) -> SState:
+        """A private copy that `random_step` may change in place (its own layout)."""
+        c = state.clone()
+        c.layout = state.layout.clone()
+        return c
+
+    def random_step(self, state: Any, rng: random.Random) -> None:
+        """The move the random bot would make (the same draw from `rng` as its `choose` on
+        `legal_moves`), made in place on a `playout_copy`, without building any move."""
+        seat = state.turn
+        if state.colours is None:
+            mine = COLOUR_INDEX[rng.choice(COLOURS)]
+            state.colours = (mine, 1 - mine) if seat == 0 else (1 - mine, mine)
+            state.ev = (("colour", seat, COLOURS[mine]),)
+            return
+        options = list(spots(state.layout, state.hands[seat]))
+        placement = rng.choice(options or [None])
+        if placement is None:
+            self._pass_on(state, seat)
+        else:
+            self._place_on(state, seat, placement)
 
     def _end(self, t: SState, ev: list[tuple[Any, ...]]) -> None:
         t.turn = None
@@ -482,6 +499,26 @@ class SchokoEngine(OneSeatAtATime):
         s.hands = (hands[0], hands[1])
         s.pile = tuple(rest)
         return s
+
+
+def spots(layout: Layout, hand: tuple[str, ...] | list[str]) -> Iterator[Placement]:
+    """The legal placements of `SchokoEngine.placements` as (tile, x, y, rot, level), in the
+    same order: per distinct tile id, per distinct pattern, per frontier spot."""
+    kinds = list(dict.fromkeys(hand))
+    if layout.spots1:
+        variants = [(t, rot, need) for t in kinds for rot, need in VARIANTS[t]]
+        for k, mask in layout.spots1.items():
+            x, y = coords(k)
+            for t, rot, need in variants:
+                if mask & need:
+                    yield t, x, y, rot, 1
+    smarties = [(t, rot, need) for t in kinds if t in SMARTIE for rot, need in VARIANTS[t]]
+    if smarties and layout.spots2:
+        for k, mask in layout.spots2.items():
+            x, y = coords(k)
+            for t, rot, need in smarties:
+                if mask & need:
+                    yield t, x, y, rot, 2
 
 
 # Plies the expert's playouts run before the table is judged (engines.search.Cutoff), and how

@@ -15,11 +15,14 @@ take the lead.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from operator import sub
 from typing import Any
 
 from engines.base import Move, RandomBot, View, ViewBot
 from engines.skipbo_breakers.engine import SkipBoBreakersEngine, as_move
-from engines.skipbo_breakers.rules import COPIES, JOKER, TOP, counts_of
+from engines.skipbo_breakers.rules import COPIES, JOKER, SB, TOP, counts_of
+from engines.skipbo_breakers.sets import Play
 
 # Heuristic weights, tuned with `python -m bench.bots skipbo_breakers`.
 JOKER_WORTH = 0.9  # sets a joker saves in the hand it stays in
@@ -74,78 +77,114 @@ def hand_cost(counts: tuple[int, ...]) -> float:
 _COSTS: dict[tuple[int, ...], float] = {}
 
 
-def _minus(hand: tuple[int, ...], tiles: list[Any]) -> tuple[int, ...]:
-    used = counts_of(tiles)
-    return tuple(h - u for h, u in zip(hand, used, strict=True))
+def _used(tiles: tuple[int | str, ...]) -> tuple[int, ...]:
+    """The tiles of a play as counts, remembered: the same few thousand plays recur."""
+    found = _USED.get(tiles)
+    if found is None:
+        if len(_USED) > 100_000:
+            _USED.clear()
+        found = _USED[tiles] = counts_of(tiles)
+    return found
+
+
+_USED: dict[tuple[int | str, ...], tuple[int, ...]] = {}
+_RULES = SkipBoBreakersEngine()  # its in-place path, for `StrongBot.step`
 
 
 class StrongBot(ViewBot):
     """Sheds its hand in as few sets as it can; keeps Breakers and jokers for when they
-    matter; counts the tiles still out."""
+    matter; counts the tiles still out.
+
+    It decides on plays as (tiles, values) tuples (`pick`), so that the expert's playouts can
+    ask it straight from a state's offered plays (`step`, in place on a playout copy) without
+    building a view or a single move; `decide` asks it the same from a view."""
 
     name = "strong"
 
     def decide(self, view: View, legal: list[Move], rng: random.Random) -> Move | None:
         if len(legal) <= 1:
             return legal[0] if legal else None
-        hand = counts_of(view["hand"])
-        plays = [m for m in legal if m["type"] == "play"]
-        for move in plays:
-            if len(move["tiles"]) == sum(hand):
-                return move  # going out wins the hand
-        seat = view["seat"]
-        danger = any(
-            0 < left <= DANGER_TILES for p, left in enumerate(view["tiles_left"]) if p != seat
+        plays = [(tuple(m["tiles"]), tuple(m["values"])) for m in legal if m["type"] == "play"]
+        table = view["table"]
+        play = self.pick(
+            counts_of(view["hand"]),
+            plays,
+            None if table is None else table["seat"],
+            view["seat"],
+            view["tiles_left"],
+            counts_of(view["played"]),
         )
-        before = hand_cost(hand)
-        table = view["table"]
-        scored = self.scored(view, plays, hand, danger)
-        if not scored:
-            return legal[-1]
-        cost, best = min(scored, key=lambda pair: pair[0])
-        if table is None:
-            return best
-        if danger and table["seat"] != seat:
-            return best
-        return best if cost - before <= FOLLOW_SLACK else {"type": "pass"}
+        return as_move(play)
 
-    def scored(
-        self, view: View, plays: list[Move], hand: tuple[int, ...], danger: bool
-    ) -> list[tuple[float, Move]]:
-        """(cost of the hand it leaves, play) for every play: lower is better."""
-        unseen = self._unseen(view, hand)
-        table = view["table"]
-        scored = []
-        for move in plays:
-            after = _minus(hand, move["tiles"])
-            cost = hand_cost(after) + LEAD_LOW * max(move["values"])
-            uses_reserve = "SB" in move["tiles"] or _is_breaker(move)
-            if uses_reserve and not danger:
+    def step(self, state: Any, rng: random.Random) -> None:
+        """This bot's move on a playout copy (engines.search), made in place."""
+        seat = state.turn
+        offered = _RULES.offered(state, seat)
+        plays = [p for p in offered if p is not None]
+        if len(offered) <= 1:
+            play = offered[0] if offered else None
+        else:
+            table = None if state.table is None else state.top
+            play = self.pick(state.hands[seat], plays, table, seat, state.sizes, state.played)
+        _RULES.play_in_place(state, seat, play)
+
+    def pick(
+        self,
+        hand: tuple[int, ...],
+        plays: list[Play],
+        table_seat: int | None,
+        seat: int,
+        tiles_left: Sequence[int],
+        played: tuple[int, ...],
+    ) -> Play | None:
+        """The play to make (None: pass) among `plays`, the legal ones in `legal_moves`
+        order, holding `hand` (counts) on a table last played by `table_seat` (None: a
+        lead), with `played` (counts) gone this hand."""
+        size = sum(hand)
+        for play in plays:
+            if len(play[0]) == size:
+                return play  # going out wins the hand
+        danger = any(0 < left <= DANGER_TILES for p, left in enumerate(tiles_left) if p != seat)
+        costs = self.costs(hand, plays, table_seat is not None, played, danger)
+        if not costs:
+            return None
+        cost, best = min(zip(costs, plays, strict=True), key=lambda pair: pair[0])
+        if table_seat is None or (danger and table_seat != seat):
+            return best
+        return best if cost - hand_cost(hand) <= FOLLOW_SLACK else None
+
+    def costs(
+        self,
+        hand: tuple[int, ...],
+        plays: list[Play],
+        following: bool,
+        played: tuple[int, ...],
+        danger: bool,
+    ) -> list[float]:
+        """The cost of the hand each play leaves (lower is better), with its extras."""
+        unseen = [COPIES - h - p for h, p in zip(hand, played, strict=True)]
+        out = []
+        for tiles, values in plays:
+            after = tuple(map(sub, hand, _used(tiles)))
+            cost = hand_cost(after) + LEAD_LOW * max(values)
+            if not danger and (SB in tiles or _is_breaker(values)):
                 cost += RESERVE_COST
-            if table is not None and self._boss(move, unseen):
+            if following and _boss(values, unseen):
                 cost -= BOSS_BONUS
-            scored.append((cost, move))
-        return scored
-
-    @staticmethod
-    def _unseen(view: View, hand: tuple[int, ...]) -> list[int]:
-        """Tiles of each number (index 0: jokers) neither in this hand nor played yet."""
-        played = counts_of(view["played"])
-        return [COPIES - h - p for h, p in zip(hand, played, strict=True)]
-
-    @staticmethod
-    def _boss(move: Move, unseen: list[int]) -> bool:
-        """A single or pair nothing still out can beat, Breakers aside."""
-        values = move["values"]
-        if len(values) > 2 or values[0] != values[-1]:
-            return False
-        need = len(values)
-        jokers = unseen[JOKER]
-        return all(unseen[v] + jokers < need for v in range(values[0] + 1, TOP + 1))
+            out.append(cost)
+        return out
 
 
-def _is_breaker(move: Move) -> bool:
-    values = move["values"]
+def _boss(values: tuple[int, ...], unseen: list[int]) -> bool:
+    """A single or pair nothing still out can beat, Breakers aside."""
+    if len(values) > 2 or values[0] != values[-1]:
+        return False
+    need = len(values)
+    jokers = unseen[JOKER]
+    return all(unseen[v] + jokers < need for v in range(values[0] + 1, TOP + 1))
+
+
+def _is_breaker(values: tuple[int, ...]) -> bool:
     return len(values) >= 3 and values[0] == values[-1]
 
 
@@ -170,10 +209,13 @@ def expert_candidates(view: View, legal: list[Move]) -> list[Move]:
     """The moves the expert searches (engines.search.Candidates): the strong bot's cheapest
     few plays by the hand they leave, a pass where one is legal, or going out where it can."""
     hand = counts_of(view["hand"])
-    plays = [m for m in legal if m["type"] == "play"]
-    out = [m for m in plays if len(m["tiles"]) == sum(hand)]
+    moves = [m for m in legal if m["type"] == "play"]
+    out = [m for m in moves if len(m["tiles"]) == sum(hand)]
     if out:
         return out[:1]
-    ranked = sorted(BOTS["strong"].scored(view, plays, hand, True), key=lambda pair: pair[0])
-    moves = [move for _, move in ranked[:EXPERT_CANDIDATES]]
-    return moves + [m for m in legal if m["type"] == "pass"]
+    plays = [(tuple(m["tiles"]), tuple(m["values"])) for m in moves]
+    following = view["table"] is not None
+    costs = BOTS["strong"].costs(hand, plays, following, counts_of(view["played"]), True)
+    ranked = sorted(zip(costs, range(len(moves)), strict=False), key=lambda pair: pair[0])
+    chosen = [moves[i] for _, i in ranked[:EXPERT_CANDIDATES]]
+    return chosen + [m for m in legal if m["type"] == "pass"]

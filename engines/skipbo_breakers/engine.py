@@ -452,11 +452,16 @@ class SkipBoBreakersEngine(OneSeatAtATime):
         """The move the random bot would make (the same draw from `rng` as its `choose`),
         made in place on a `playout_copy`, without building the move."""
         seat = state.turn
-        option = rng.choice(_offer_remembered(state.hands[seat], state.table))
-        if option is None:
+        options = _offer_remembered(state.hands[seat], state.table)
+        self.play_in_place(state, seat, rng.choice(options))
+
+    def play_in_place(self, state: Any, seat: int, play: Play | None) -> None:
+        """Make one of `offered`'s plays (None: pass) in place on a `playout_copy`: for the
+        playout policies of engines.search."""
+        if play is None:
             self._pass_on(state, seat)
         else:
-            self._play_on(state, seat, _read_play(list(option[0]), list(option[1])))
+            self._play_on(state, seat, _read_play(list(play[0]), list(play[1])))
 
     def _advance(self, t: SState, seat: int, ev: list[tuple[Any, ...]]) -> None:
         """After `seat` moved: the next holder of tiles plays, or the trick is over because

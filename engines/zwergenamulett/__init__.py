@@ -1,20 +1,22 @@
 """Das Zwergenamulett: a trick-taking memory game (rules in `rules`, bots in `bots`)."""
 
 from engines.search import ExpertBot
-from engines.zwergenamulett.bots import BOTS
+from engines.zwergenamulett.bots import BOTS, ExpertRecall, PlayoutBot
 from engines.zwergenamulett.rules import ZwergenamulettEngine, round_cutoff
 
 ENGINE = ZwergenamulettEngine()
-# The expert leaves "7 Zwerge" to the strong bot, whose memory of its own won tricks is what
-# makes a claim true; its playouts are random (the strong bot's memory must follow real games
-# only) and end with the round.
+# The expert remembers every trick it saw (ExpertRecall: the won piles are face down, so the
+# view alone forgets them) and leaves "7 Zwerge" to the strong bot, reading that memory. Its
+# playouts are PlayoutBot's, a memoryless sketch of sensible play (the strong bot's memory
+# must follow real games only; random playouts measured weaker), and end with the round.
 ENGINE.bots = {
     **BOTS,
     "expert": ExpertBot(
         ENGINE,
-        rollout="random",
+        rollout=PlayoutBot(ENGINE),
         defer=("claim_seven",),
         cutoff=round_cutoff,
+        recall=ExpertRecall(),
     ),
 }
 

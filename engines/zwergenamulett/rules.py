@@ -72,7 +72,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from itertools import chain, repeat
 from typing import Any, ClassVar
 
@@ -561,7 +561,7 @@ class ZwergenamulettEngine(Engine):
         """The move the random bots would make (only the seat on turn plays; the same draw
         from `rng` as RandomBot.choose), made in place on a `playout_copy`."""
         seat = state.turn
-        cards = self.playable(state, seat)
+        cards = [*state.hands[seat]] if OVERTRUMP_OPTIONAL else self.playable(state, seat)
         card = cards[int(rng.random() * len(cards))]
         self._play_on(state, seat, FACE_INDEX[card], card)
 
@@ -712,10 +712,26 @@ class ZwergenamulettEngine(Engine):
         hands, the unseen rest and the won piles (face down: only their sizes are shown, plus
         the trick just completed and, with the memory aid, one's own pile) re-dealt from the
         cards the seat cannot see, and a fresh seed for the rounds still to be dealt."""
+        return self.sampler(view)(rng)
+
+    def sampler(self, view: View) -> Callable[[random.Random], ZState]:
+        """`from_view` for one view again and again (engines.search samples one a search
+        iteration): what the view fixes is worked out once, the draw each time. A memory
+        ("recall") that does not fit the view belongs to another game and is left out."""
+        recall = view.get("recall")
+        try:
+            return self._sampler(view, recall)
+        except ValueError:
+            if recall is None:
+                raise
+            return self._sampler(view, None)
+
+    def _sampler(
+        self, view: View, recall: dict[str, Any] | None
+    ) -> Callable[[random.Random], ZState]:
         n, seat = view["num_players"], view["seat"]
         s = ZState.__new__(ZState)
         s.n = n
-        s.seed = rng.getrandbits(63)
         s.memory_aid = view["memory_aid"]
         s.round = view["round"]
         s.turn = view["turn"]
@@ -726,6 +742,7 @@ class ZwergenamulettEngine(Engine):
         s.winners = tuple(view["winners"])
         s.ev = ()
         s.trick = bytes(FACE_INDEX[e["card"]] for e in view["trick"])
+        s.hands, s.won, s.out, s.seed = [], (), (), 0  # drawn by each sample
         last = view["last_trick"]
         s.last_trick = None
         won: list[list[str]] = [[] for _ in range(n)]
@@ -736,29 +753,50 @@ class ZwergenamulettEngine(Engine):
             s.last_trick = (last["round"], lead, faces, last["winner"])
             if last["round"] == s.round:
                 won[last["winner"]] += cards
+        # What a bot remembers (engines.zwergenamulett.bots.ExpertRecall): the cards it saw go
+        # into the piles it saw take them; "loose" ones went into some pile it cannot name.
+        loose: list[str] = []
+        if recall is not None:
+            won = [list(pile) for pile in recall["won"]]
+            loose = list(recall["loose"])
         if seat is not None and view["my_won"] is not None:
             won[seat] = list(view["my_won"])
+        missing = [view["tricks_won"][p] * n - len(won[p]) for p in range(n)]
+        if min(missing) < 0 or sum(missing) < len(loose):
+            raise ValueError("a view remembers more won cards than the seats took")
         mine = view["hand"] if seat is not None else []
-        rest = unseen(DECK, mine, [e["card"] for e in view["trick"]], *won)
-        rng.shuffle(rest)
-        hands: list[dict[str, int]] = []
-        for p in range(n):
-            if p == seat:
-                hands.append(hand_of(mine))
-                continue
-            size = view["hand_sizes"][p]
-            hands.append(hand_of(rest[:size]))
-            del rest[:size]
-        piles = []
-        for p in range(n):
-            missing = view["tricks_won"][p] * n - len(won[p])
-            won[p] += rest[:missing]
-            del rest[:missing]
-            piles.append(bytes(sorted(FACE_INDEX[c] for c in won[p])))
-        s.hands = hands
-        s.won = tuple(piles)
-        s.out = in_display_order(rest)
-        return s
+        unseen_cards = unseen(DECK, mine, [e["card"] for e in view["trick"]], *won, loose)
+        own = hand_of(mine)
+        sizes = view["hand_sizes"]
+        to_piles = sum(missing) - len(loose)
+
+        def sample(rng: random.Random) -> ZState:
+            t = s.clone()
+            t.seed = rng.getrandbits(63)
+            rest = unseen_cards.copy()
+            rng.shuffle(rest)
+            hands: list[dict[str, int]] = []
+            for p in range(n):
+                if p == seat:
+                    hands.append(own.copy())
+                    continue
+                hands.append(hand_of(rest[: sizes[p]]))
+                del rest[: sizes[p]]
+            # The piles' unknown cards: every loose card, the rest from what no hand holds.
+            fill = loose + rest[:to_piles]
+            del rest[:to_piles]
+            rng.shuffle(fill)
+            piles = []
+            for p in range(n):
+                cards = won[p] + fill[: missing[p]]
+                del fill[: missing[p]]
+                piles.append(bytes(sorted(FACE_INDEX[c] for c in cards)))
+            t.hands = hands
+            t.won = tuple(piles)
+            t.out = in_display_order(rest)
+            return t
+
+        return sample
 
 
 def round_cutoff(start: ZState, state: ZState, n: int) -> list[float] | None:

@@ -22,8 +22,7 @@ def test_bots_answer_every_window() -> None:
 
 def test_the_strong_bot_spends_a_cancel_on_a_winning_play() -> None:
     s = game(["kellner", "hiwi", "zeitarbeiter"], {0: ["schlafen"], 1: ["auto_alarmanlage"]})
-    s.pool[0] = 17  # Schlafen (1 + Kellner's 1) would reach the goal of 19
-    poke(s)
+    poke(s, pool=(17, *s.pool[1:]))  # Schlafen (1 + Kellner's 1) would reach the goal of 19
     s = mv(to_phase(s, "free_time"), 0, "activity", card="schlafen")
     move = ENG.bots["strong"].choose(ENG, s, 1, random.Random(0))
     assert move == {"type": "cancel", "card": "auto_alarmanlage"}

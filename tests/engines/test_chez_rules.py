@@ -119,7 +119,8 @@ def put(s: Any, seat: int, cid: str, value: int | None = None, tokens: int = 0) 
     ref = s.next_ref
     s.next_ref += 1
     card = CARDS[cid]
-    s.rooms[seat] += ((ref, cid, card.slack if value is None else value, tokens),)
+    entry = (ref, cid, card.slack if value is None else value, tokens)
+    s.rooms = tuple((*r, entry) if p == seat else r for p, r in enumerate(s.rooms))
     s.legal.clear()
     return ref
 
@@ -264,8 +265,7 @@ def test_8_bonus_only_for_later_cards_and_the_pool() -> None:
     assert room(s, 0) == [("im_netz_surfen", 3)]
 
     s = game(["kellner", "hiwi", "zeitarbeiter"], {0: ["im_netz_surfen"]})
-    s.jobs[1] = "web_designer"
-    poke(s)
+    poke(s, jobs=(s.jobs[0], "web_designer", *s.jobs[2:]))
     s = quiet(mv(to_phase(s, "free_time"), 0, "activity", card="im_netz_surfen"))
     assert room(s, 0) == [("im_netz_surfen", 1)]
     assert s.pool[1] == 2 and s.slack(1) == 2

@@ -86,7 +86,7 @@ def test_expert_is_deterministic_for_a_seed_and_budget(engine_id: str) -> None:
         assert first == again
 
 
-@pytest.mark.parametrize("engine_id", [e for e in ENGINE_IDS if e != "chez_geek"])
+@pytest.mark.parametrize("engine_id", ENGINE_IDS)
 def test_from_view_rebuilds_what_the_seat_sees(engine_id: str) -> None:
     """A state rebuilt from a view shows that seat exactly the same view, and its hidden part
     is drawn afresh (another seat's view of it differs in some position)."""
@@ -197,7 +197,7 @@ def test_fast_playouts_play_the_same_games_as_apply(engine_id: str) -> None:
         assert steps > 10
 
 
-@pytest.mark.parametrize("engine_id", [e for e in ENGINE_IDS if e != "chez_geek"])
+@pytest.mark.parametrize("engine_id", ENGINE_IDS)
 def test_a_networked_expert_decides_as_a_local_one(engine_id: str) -> None:
     """`join --bot expert` has only the frames a peer receives (`decide(view, legal)`); it
     makes the very move the local seat makes from the state (`choose`)."""

@@ -55,3 +55,24 @@ def test_the_strong_bot_wins_well_over_its_share_against_random_bots() -> None:
             state = ENG.apply(state, seat, ENG.bots[levels[seat]].choose(ENG, state, seat, rng))
         won += ENG.result(state)["winners"] == [hero]
     assert won / GAMES > 0.6
+
+
+def test_the_strong_bots_playout_step_plays_its_very_moves() -> None:
+    """`step` (the expert's in-place playouts) makes exactly the move `choose` makes from the
+    view, through whole games, and leaves the state it was copied from alone."""
+    strong = ENG.bots["strong"]
+    for seed in range(3):
+        slow = ENG.new_game(2 + seed, seed, {"points_to_win": 25})
+        fast = ENG.playout_copy(slow)
+        start, origin = slow, ENG.view(slow, 0)
+        steps = 0
+        while not ENG.is_over(slow):
+            seat = ENG.to_act(slow)[0]
+            slow = ENG.apply(slow, seat, strong.choose(ENG, slow, seat, random.Random(0)))
+            strong.step(fast, random.Random(0))
+            assert [ENG.view(fast, p) for p in range(2 + seed)] == [
+                ENG.view(slow, p) for p in range(2 + seed)
+            ]
+            steps += 1
+        assert ENG.is_over(fast) and steps > 50
+        assert ENG.view(start, 0) == origin

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 
 from engines import get_engine
-from engines.zwergenamulett.bots import StrongBot
+from engines.zwergenamulett import rules
+from engines.zwergenamulett.bots import ExpertRecall, PlayoutBot, StrongBot
 from net.session import HostSession, SeatInfo
 
 ENG = get_engine("zwergenamulett")
@@ -99,3 +102,103 @@ def test_strong_beats_random_clearly() -> None:
         if pos in winners:
             wins += 1 / len(winners)
     assert wins / games > 0.8
+
+
+def remembered_games(seed: int, players: int) -> Iterator[tuple[Any, int, dict[str, Any]]]:
+    """(real state, seat, that seat's view plus what an ExpertRecall made of its views) at
+    every state of a strong bots' game, each seat's memory fed as the host feeds bots: the
+    seats before the one on turn are asked and let the moment pass, the ones after it miss
+    the state."""
+    recall = ExpertRecall()
+    strong = StrongBot()
+    rng = random.Random(seed)
+    state = ENG.new_game(players, seed)
+    while not ENG.is_over(state):
+        for seat in range(state.turn + 1):
+            yield state, seat, recall.augment(ENG.view(state, seat))
+        view = ENG.view(state, state.turn)
+        move = strong.decide(view, ENG.legal_moves(state, state.turn), rng)
+        if move is None or move["type"] != "play":
+            move = {"type": "play", "card": view["hand"][0]}
+        recall.played(view, move)
+        state = ENG.apply(state, state.turn, move)
+
+
+def test_recall_knows_only_true_won_cards_and_all_it_saw() -> None:
+    """What the expert remembers of each won pile is in that pile (a seat that missed views
+    remembers less, never wrongly); the seat that sees every state (seat 0) remembers every
+    pile whole."""
+    checked = exact = 0
+    for seed, players in ((1, 4), (2, 3), (3, 5)):
+        for state, seat, view in remembered_games(seed, players):
+            piles = [Counter(rules.CARD_IDS[f] for f in pile) for pile in state.won]
+            recalled = [Counter(pile) for pile in view["recall"]["won"]]
+            loose = Counter(view["recall"]["loose"])
+            for p in range(players):
+                assert not recalled[p] - piles[p]
+            assert not loose - sum(piles, Counter())
+            if seat == 0:
+                assert recalled == piles and not loose
+                exact += 1
+            checked += 1
+    assert checked > exact > 100
+
+
+def test_a_determinization_keeps_every_card_the_seat_saw_played() -> None:
+    """States rebuilt from a remembered view keep each remembered card in its pile, never in
+    a hand or the unseen rest; and they still show the seat exactly its view."""
+    sampled = 0
+    for state, seat, view in remembered_games(4, 4):
+        if sum(view["tricks_won"]) < 2 or seat != 2:
+            continue
+        plain = ENG.view(state, seat)
+        for r in range(3):
+            twin = ENG.from_view(view, random.Random(r))
+            assert ENG.view(twin, seat) == plain
+            for p, pile in enumerate(view["recall"]["won"]):
+                assert not Counter(pile) - Counter(rules.CARD_IDS[f] for f in twin.won[p])
+            held = Counter(twin.out)
+            for hand in twin.hands:
+                held.update(hand)
+            seen = sum((Counter(pile) for pile in view["recall"]["won"]), Counter())
+            seen.update(view["recall"]["loose"])
+            seen.update(e["card"] for e in view["trick"])
+            assert not (held + seen) - Counter(rules.DECK)  # no card in two places
+            sampled += 1
+    assert sampled > 20
+
+
+def test_the_playout_bot_steps_as_it_chooses_and_takes_a_rich_trick() -> None:
+    """The expert's playout policy: `step` (in place on a playout copy) makes the very moves
+    `choose` makes through `apply`; and it takes a trick worth taking with the led face."""
+    playout = PlayoutBot(ENG)
+    for seed in range(3):
+        slow = ENG.new_game(3 + seed, seed)
+        fast = ENG.playout_copy(slow)
+        while not ENG.is_over(slow):
+            seat = slow.turn
+            move = playout.choose(ENG, slow, seat, random.Random(seed))
+            assert move in ENG.legal_moves(slow, seat)
+            slow = ENG.apply(slow, seat, move)
+            playout.step(fast, random.Random(seed))
+            assert ENG.view(fast, seat) == ENG.view(slow, seat)
+    # Seat 0 leads a Drache; seat 1 holds the other three, a Troll and no amulet.
+    hand0 = ["drache", "fee", "fee", "fee", "fee"] + ["zwerg_rot"] * 4 + ["zwerg_blau"] * 3
+    hand1 = ["drache"] * 3 + ["troll"] + ["magier"] * 4 + ["riese"] * 4
+    rest = list((Counter(rules.DECK) - Counter(hand0 + hand1)).elements())
+    state = ENG.new_game(2, 0, {"stack": hand0 + hand1 + rest, "first": 0})
+    state = ENG.apply(state, 0, {"type": "play", "card": "drache"})
+    moves = [playout.choose(ENG, state, 1, random.Random(r)) for r in range(40)]
+    cards = Counter(m["card"] for m in moves if m is not None)
+    assert cards.most_common(1)[0][0] == "drache"
+
+
+def test_a_memory_that_does_not_fit_the_view_is_left_out() -> None:
+    """A remembered pile larger than the tricks its seat took (a memory of another game)
+    cannot be this game's: the state is rebuilt from the view alone."""
+    state = ENG.new_game(3, 5)
+    view = ENG.view(state, 0)
+    view["recall"] = {"won": [["drache"] * 3, [], []], "loose": []}
+    twin = ENG.from_view(view, random.Random(0))
+    assert twin.won == (b"", b"", b"")
+    assert ENG.view(twin, 0) == ENG.view(state, 0)

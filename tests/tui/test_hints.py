@@ -5,6 +5,8 @@ from __future__ import annotations
 from tui_helpers import game_screen, local_link, wait_for_board
 
 from tui.app import local_app
+from tui.boards.chez_geek.picker import move_words
+from tui.boards.zwergenamulett.faces import FACES, face_name
 
 
 async def hint_lines(pilot, app, before: int) -> list[str]:  # type: ignore[no-untyped-def]
@@ -56,4 +58,25 @@ async def test_h_is_the_hint_in_a_board_that_also_used_it_for_left() -> None:
         before = len(game_screen(app).entries)
         await pilot.press("h")
         lines = await hint_lines(pilot, app, before)
-        assert any("% to win" in line for line in lines), lines
+        final = [line for line in lines if "% to win" in line]
+        assert final, lines
+        # The card by its printed name, never its id ("play Zwerg rot", not "play zwerg_rot").
+        names = {face_name(card) for card in FACES}
+        assert any(f"Hint: play {name}:" in final[0] for name in names), final
+
+
+async def test_a_chez_geek_hint_names_the_move_as_the_move_picker_does() -> None:
+    app = local_app("chez_geek", 1, 1, "strong", seed=4, lang="en", bot_delay=0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        board = await wait_for_board(pilot)
+        for _ in range(200):
+            if board.table.legal and board.table.seat in board.table.view["to_act"]:
+                break
+            await pilot.pause(0.05)
+        table = board.table
+        words = {move_words(m, table.view, table.names) for m in table.legal}
+        before = len(game_screen(app).entries)
+        await pilot.press("h")
+        lines = await hint_lines(pilot, app, before)
+        final = [line for line in lines if "thinking" not in line and "Hint: " in line]
+        assert final and any(w in final[0] for w in words), (final, words)

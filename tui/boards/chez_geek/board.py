@@ -24,7 +24,7 @@ from tui.boards.chez_geek.banner import Banner, answers, reactions
 from tui.boards.chez_geek.cards import CARDS, card_name, effects_line, job_name
 from tui.boards.chez_geek.hand import Hand, HandLine
 from tui.boards.chez_geek.info import CardInfo
-from tui.boards.chez_geek.picker import Picker
+from tui.boards.chez_geek.picker import Picker, move_words
 from tui.boards.chez_geek.rooms import RoomLine, Rooms, clip
 from tui.i18n import tr
 from tui.widgets import ActionBar
@@ -71,6 +71,12 @@ class Board(GameBoard):
                 yield Hand(id="hand")
             yield Static(id="detail")
         yield ActionBar(self.actions())
+
+    def describe_move(self, move: Move | None) -> str:
+        """A hint names a move as the move picker does."""
+        if move is None:
+            return super().describe_move(move)
+        return move_words(move, self.table.view, self.table.names)
 
     def key_bindings(self) -> list[Binding]:
         return [

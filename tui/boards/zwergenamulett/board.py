@@ -13,6 +13,7 @@ from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Static
 
+from engines.base import Move
 from tui.boards.base import GameBoard, MoveKey, Table
 from tui.boards.zwergenamulett.counts import BACK_ROWS, SeatCounts, tricks_and_gold, wordy_room
 from tui.boards.zwergenamulett.faces import FACES, GOLD, dwarves_in, face_name, grouped
@@ -112,6 +113,12 @@ class Board(GameBoard):
             wordy = room >= wordy_room()
             for counts in self.counts.values():
                 counts.set_wordy(wordy)
+
+    def describe_move(self, move: Move | None) -> str:
+        """A hint names the card by its printed name ("play Zwergenamulett")."""
+        if move is not None and move.get("type") == "play":
+            return tr("zwerg.hint_play", card=face_name(move.get("card")))
+        return super().describe_move(move)
 
     def key_bindings(self) -> list[Binding]:
         picks = [

@@ -4,24 +4,30 @@ it), choosing a target with a way back, a card's full text, and the board at 80�
 
 from __future__ import annotations
 
+import random
+import re
 from collections import Counter
 from dataclasses import replace
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, Static, Switch
 from tui_helpers import MAX_STEPS, local_link, open_lobby, settle, wait_for_board
 
+from bench import bot_move
 from engines import get_engine
 from tui.app import TabletopApp, local_app
 from tui.boards.base import Table
 from tui.boards.chez_geek import Board
 from tui.boards.chez_geek.banner import Banner, Countdown
+from tui.boards.chez_geek.events import describe
 from tui.boards.chez_geek.hand import Hand
 from tui.boards.chez_geek.info import CardInfo
 from tui.boards.chez_geek.picker import Picker
 from tui.boards.chez_geek.rooms import RoomLine
 from tui.help import rules_text
+from tui.i18n import tr
 from tui.screens.handoff import HandoffScreen
 from tui.screens.results import ResultsScreen
 
@@ -339,3 +345,38 @@ def test_the_banner_countdown_stands_still_while_someone_in_the_window_is_away()
     left = countdown.left()
     assert not countdown.stopped(back) and left is not None and 0 < left <= frozen
     assert countdown.left() != left  # running again
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_log_speaks_to_the_player_at_the_keys_in_the_second_person(lang: str) -> None:
+    """Every event of whole games, told with seat 0 as "You"/"Du": never "You has", "Du
+    zieht", "You's room" or "Zimmer von Du"; and the same events of another seat read in the
+    third person."""
+    eng = get_engine("chez_geek")
+    you = tr("name.you", lang=lang)
+    wrong = {
+        "en": [f"{you} {verb}" for verb in ("has", "draws", "rolls", "calls", "does", "goes",
+                                             "plays", "cancels", "answers", "takes", "tries",
+                                             "loses", "discards", "gets", "changes", "digs",
+                                             "stops", "starts", "is")] + [f"{you}'s"],
+        "de": [f"{you} {verb}" for verb in ("hat", "zieht", "würfelt", "lädt", "macht",
+                                             "geht", "spielt", "stoppt", "kontert", "nimmt",
+                                             "will", "verliert", "wirft", "bekommt", "holt",
+                                             "findet", "wechselt", "erreicht")]
+              + [f"von {you}", f"zu {you}", f"bei {you}", f"kontert {you}"],
+    }[lang]
+    seen_you = seen_other = 0
+    for seed in range(6):
+        state = eng.new_game(3, seed)
+        rng = random.Random(seed)
+        while not eng.is_over(state):
+            seat, move = bot_move(eng, state, ["strong"] * 3, rng)
+            after = eng.apply(state, seat, move)
+            for event in eng.events(state, seat, move, after):
+                mine = describe(event, [you, "Bea", "Cem"], lang)
+                assert not any(re.search(rf"{w}\b", mine) for w in wrong), (mine, event)
+                seen_you += mine.startswith(you)
+                other = describe(event, ["Ada", "Bea", "Cem"], lang)
+                seen_other += other.startswith("Ada ")
+            state = after
+    assert seen_you > 20 and seen_other > 20

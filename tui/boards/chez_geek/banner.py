@@ -13,7 +13,7 @@ from textual.widgets import Static
 from engines.base import Move
 from tui.boards.base import Table, seat_name
 from tui.boards.chez_geek.cards import card_name
-from tui.boards.chez_geek.events import item_words, why_words
+from tui.boards.chez_geek.events import item_words, said, why_words
 from tui.i18n import language, tr
 
 BAR_CELLS = 10
@@ -142,12 +142,9 @@ class Banner(Static):
             return "⚡ " + item_words(item, names)
         after = window.get("after")
         if after is not None:
-            return "⚡ " + tr("cg.banner.resolved", name=seat_name(names, after))
-        return "⚡ " + tr(
-            "cg.banner.phase",
-            name=seat_name(names, view.get("turn")),
-            phase=tr(f"cg.phase.{view.get('phase')}"),
-        )
+            return "⚡ " + said("cg.banner.resolved", seat_name(names, after))
+        return "⚡ " + said("cg.banner.phase", seat_name(names, view.get("turn")),
+                           phase=tr(f"cg.phase.{view.get('phase')}"))
 
     def _yours(self, table: Table, window: dict[str, Any]) -> str:
         seat = table.seat

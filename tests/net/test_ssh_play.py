@@ -63,8 +63,11 @@ async def test_two_ssh_players_host_and_join_a_game_with_a_bot_to_the_results(
         await play_by_taking([ada, bob])
         await bob.wait_for("Shuffles verified", "bob's check of the host's shuffle")
         for player in (ada, bob):
-            assert "★ winner" in player.text()
-            assert all(name in player.text() for name in ("ada", "bob", "Bot 2"))
+            # The results screen may still be drawing its rows when the check line is in.
+            await player.wait_for(
+                lambda p=player: "★ winner" in p.text()
+                and all(name in p.text() for name in ("ada", "bob", "Bot 2")),
+                "the results with every player's name")
         bob.press("ctrl+q")
         await bob.wait_closed()
         assert bob.status == 0

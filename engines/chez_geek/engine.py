@@ -387,17 +387,7 @@ class ChezGeekEngine(Engine):
         if p.kind == "room_loss":
             c.discard_entry(seat, move["card"], p.data)
         else:  # hand_limit
-            c.take_from_hand(seat, move["card"])
-            c.to_discard(move["card"])
-            c.ev.append(
-                {
-                    "kind": "discard",
-                    "seat": seat,
-                    "card": move["card"],
-                    "from": "hand",
-                    "why": "hand_limit",
-                }
-            )
+            c.discard_from_hand(seat, move["card"], "hand_limit")
             c.push(("hand_limit", seat))
 
     def _do_roll(self, c: CState, seat: int, move: Move) -> None:
@@ -462,17 +452,7 @@ class ChezGeekEngine(Engine):
         c.push(("phase", NEXT_PHASE[c.phase]))
 
     def _do_discard(self, c: CState, seat: int, move: Move) -> None:
-        c.take_from_hand(seat, move["card"])
-        c.to_discard(move["card"])
-        c.ev.append(
-            {
-                "kind": "discard",
-                "seat": seat,
-                "card": move["card"],
-                "from": "hand",
-                "why": "discard_phase",
-            }
-        )
+        c.discard_from_hand(seat, move["card"], "discard_phase")
 
     def _do_end_turn(self, c: CState, seat: int, move: Move) -> None:
         rules.end_turn(c)

@@ -366,6 +366,11 @@ class CState:
                 return e
         raise KeyError(ref)
 
+    def discard_from_hand(self, seat: int, cid: str, why: str) -> None:
+        self.take_from_hand(seat, cid)
+        self.to_discard(cid)
+        self.ev.append({"kind": "discard", "seat": seat, "card": cid, "from": "hand", "why": why})
+
     def discard_entry(self, seat: int, ref: int, why: str) -> None:
         e = self.leave(seat, ref)
         self.to_discard(e[1])

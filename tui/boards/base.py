@@ -302,7 +302,10 @@ class GameBoard(Widget, can_focus=True):
         expert = eng.bots["expert"]
         analysis = expert.analyse(table.view, table.legal, rng)  # type: ignore[attr-defined]
         if analysis is None or not analysis.best.visits:
-            move = expert.decide(table.view, table.legal, rng)
+            # Nothing to search (or a move the game leaves to its strong bot): name what the
+            # expert would play then, without its `decide`, which may note the move as made.
+            move = (analysis.best.move if analysis is not None
+                    else eng.bots["strong"].decide(table.view, table.legal, rng))
             self.post_message(self.Hint(tr("board.hint_plain", move=self.describe_move(move))))
             return
         best, *rest = analysis.choices

@@ -20,7 +20,7 @@ from tui.cli import main
 from tui.screens.base import MAX_NAME
 from tui.screens.game import GameScreen
 from tui.screens.help import HelpScreen
-from tui.screens.menu import MenuScreen
+from tui.screens.menu import GamePickerScreen, MenuScreen
 from tui.widgets import EventLog
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -325,3 +325,14 @@ async def test_a_language_switch_keeps_what_was_typed_to_join() -> None:
         typed = [screen.query_one(f"#{field}", Input).value for field in ("code", "name", "server")]
         assert typed == ["K7QX-9MPA", "Pia", "127.0.0.1:8765"]
         assert screen.query_one("#watch", Switch).value is True
+
+
+async def test_the_game_picker_gives_each_game_its_number_of_players() -> None:
+    app = TabletopApp(lang="en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(GamePickerScreen())
+        await settle(pilot)
+        games = app.screen.query_one("#games", OptionList)
+        lines = [str(games.get_option_at_index(i).prompt) for i in range(games.option_count)]
+        assert "Scho K.O.  ·  2 players" in lines, lines  # not "2–2 players"
+        assert "Schöne Sch#!?e  ·  3–7 players" in lines, lines

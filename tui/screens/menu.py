@@ -71,7 +71,9 @@ class GamePickerScreen(TableScreen[str | None]):
             except ImportError:
                 options.append(Option(f"{engine_id} ({tr('pick.unavailable')})", disabled=True))
                 continue
-            players = tr("pick.players", lo=eng.min_players, hi=eng.max_players)
+            players = (tr("pick.players", lo=eng.min_players, hi=eng.max_players)
+                       if eng.min_players < eng.max_players
+                       else tr("pick.players_exactly", n=eng.min_players))
             ready = has_board(engine_id) or not self.need_board
             suffix = "" if ready else f" ({tr('pick.unavailable')})"
             options.append(

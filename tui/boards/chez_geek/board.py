@@ -26,7 +26,7 @@ from tui.boards.chez_geek.hand import Hand, HandLine
 from tui.boards.chez_geek.info import CardInfo
 from tui.boards.chez_geek.picker import Picker, move_words
 from tui.boards.chez_geek.rooms import RoomLine, Rooms, clip
-from tui.i18n import tr, you_key
+from tui.i18n import tr
 from tui.widgets import ActionBar
 from tui.widgets.actions import Action
 
@@ -134,7 +134,7 @@ class Board(GameBoard):
         view = table.view
         if view.get("over"):
             winners = ", ".join(table.name(s) for s in view["winners"])
-            return tr(you_key("cg.status.over", winners), names=winners)
+            return tr("cg.status.over", names=winners)
         return self._dice_words(table) + self._turn_words(table)
 
     def _dice_words(self, table: Table) -> str:

@@ -265,6 +265,7 @@ class NetHost:
     def _wrong_code(self, cid: int) -> None:
         self.audience.local({"type": "notice", "text": "someone tried to join with a wrong "
                                                        f"code ({self.keys.wrong_tries} so far)"})
+        self._save_header()  # a resumed room must not grant a guesser fresh tries
 
     def _sealed(self, cid: int, payload: Frame, seq: int) -> None:
         """A payload a peer sealed (net.host_keys opened it): its hello first, then the game."""
@@ -604,6 +605,7 @@ class NetHost:
             "contributions": self.contributions, "fixed": self.seed is not None,
             "local": [s.local for s in self.seats], "timer": self.timer,
             "takeover": self.takeover, "level": self.level, "hints": self.hints,
+            "wrong_tries": self.keys.wrong_tries,
         })
 
     def _save_header(self) -> None:
@@ -647,6 +649,7 @@ class NetHost:
             host.uplink.code, host.uplink.host_token = net["code"], net["host_token"]
             # A record from before protocol 3 has no secret: the room gets a new one.
             host.keys.secret = net.get("join_secret") or host.keys.secret
+            host.keys.wrong_tries = int(net.get("wrong_tries", 0))
             host.salt, host.commitment = net["salt"], net["commitment"]
             host.secret = net.get("secret", host.session.seed)
             host.contributions = net.get("contributions", [])

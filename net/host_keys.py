@@ -1,13 +1,13 @@
 """The host's side of every key exchange, and the door every sealed frame comes through.
 
-SPAKE2 is pure Python here (a start costs about 5 ms, a finish about 4-9 ms), so the host
-keeps that work off a joiner's critical path: one exchange is always started ahead, in idle
-time (after opening the room, and a moment after each join), so its message goes back at once,
-and the host computes its own finish in a worker thread while the message travels and the
-peer computes its finish. Sealed frames that arrive before the
-keys are ready wait, in order. A peer whose first sealed frame (its hello) does not open typed
-a wrong code: it is refused, and the wrong tries are counted, so that a relay guessing codes
-gets `MAX_WRONG` tries of the 2**20 secrets, not more.
+Each side of SPAKE2 costs about a millisecond even with net.edwards, so the host keeps its
+work off a joiner's critical path: one exchange is always started ahead, in idle time (after
+opening the room, and a moment after each join), so its message goes back at once, and the
+host computes its own finish in a worker thread while the message travels and the peer
+computes its finish. Sealed frames that arrive before the keys are ready wait, in order. A
+peer whose first sealed frame (its hello) does not open typed a wrong code: it is refused, and
+the wrong tries are counted (in the game record too, so a resumed room keeps the count), so
+that a relay guessing codes gets `MAX_WRONG` tries of the 2**20 secrets, not more.
 """
 
 from __future__ import annotations

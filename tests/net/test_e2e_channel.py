@@ -17,7 +17,7 @@ from test_net_cli import outcome, spawn
 from websockets.asyncio.client import connect
 from websockets.asyncio.server import ServerConnection, serve
 
-from net import codes, edwards, host_keys
+from net import codes, edwards, host_keys, store
 from net.client import JoinError, RemoteLink
 from net.e2e import (
     CRYPTO,
@@ -243,6 +243,40 @@ async def test_a_wrong_code_fails_clearly_takes_no_seat_and_guesses_are_counted(
         assert refused.value.code == "refused" and "too many wrong" in refused.value.message
     finally:
         await host.close()
+
+
+async def test_a_resumed_room_keeps_its_count_of_wrong_codes(
+    relay: Relay, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from test_net_faults import close_all, crash
+    from test_net_game import open_table
+
+    monkeypatch.setattr(host_keys, "MAX_WRONG", 2)
+    host, _me, (pia, per) = await open_table(relay, seed=13)
+    resumed: NetHost | None = None
+    try:
+        host.start()
+        await pia.wait_for(lambda m: m["type"] == "sync")
+        wrong = host.room + ("0000" if host.keys.secret != "0000" else "1111")
+        with pytest.raises(JoinError):
+            await RemoteLink(wrong, "Eve", server=relay.url, remember=False).connect()
+        crash(host)
+        path = store.last_record()
+        assert path is not None
+        resumed = NetHost.resume(path, relay.url, bot_delay=0)
+        assert resumed.keys.wrong_tries == 1
+        await resumed.open()
+        await resumed.begin_resumed()
+        with pytest.raises(JoinError) as second:
+            await RemoteLink(wrong, "Eve", server=relay.url, remember=False).connect()
+        assert second.value.code == "wrong_code"
+        # The second guess used up the room's tries, across the restart.
+        with pytest.raises(JoinError) as refused:
+            await RemoteLink(host.code, "Vic", server=relay.url, watch=True,
+                             remember=False).connect()
+        assert refused.value.code == "refused"
+    finally:
+        await close_all(resumed or host, pia, per)
 
 
 async def test_the_right_code_after_a_wrong_one_gets_in(relay: Relay) -> None:

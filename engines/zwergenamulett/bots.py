@@ -37,6 +37,7 @@ round an opponent is winning; the strong bot never bluffs.
 from __future__ import annotations
 
 import random
+import threading
 from typing import Any
 
 from engines.base import Move, View, ViewBot
@@ -146,10 +147,13 @@ class Knowledge:
 class Memory:
     """What each seat of every game in the process saw this round, filed under the key its
     next view will give (see the module docstring). Both the strong bot and the expert's
-    determinizations (engines.search: `recall`) live on it."""
+    determinizations (engines.search: `recall`) live on it. One process may run many tables
+    (the SSH server) with bots and hints thinking in worker threads at once, so each look
+    at the memory holds a lock."""
 
     def __init__(self) -> None:
         self._memory: dict[tuple[Any, ...], Knowledge] = {}
+        self._lock = threading.Lock()
 
     def _remember(self, key: tuple[Any, ...], k: Knowledge) -> None:
         self._memory.pop(key, None)
@@ -159,6 +163,10 @@ class Memory:
 
     def recall(self, view: View, seat: int) -> Knowledge:
         """Knowledge brought up to date with this view (and filed again under its key)."""
+        with self._lock:
+            return self._recall(view, seat)
+
+    def _recall(self, view: View, seat: int) -> Knowledge:
         n = view["num_players"]
         done = sum(view["tricks_won"])
         key = self._key(view, seat, tuple(FACE_INDEX[c] for c in view["hand"]), done)
@@ -176,6 +184,10 @@ class Memory:
     def played(self, view: View, seat: int, k: Knowledge, face: int) -> None:
         """`seat` plays `face` now: file what it knows under the key of its next view (its
         hand without that card, this trick counted as done)."""
+        with self._lock:
+            self._played(view, seat, k, face)
+
+    def _played(self, view: View, seat: int, k: Knowledge, face: int) -> None:
         after = k.copy()
         done = sum(view["tricks_won"])
         after.see(done, [*(FACE_INDEX[c["card"]] for c in view["trick"]), face])

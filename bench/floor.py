@@ -16,6 +16,7 @@ from collections.abc import Callable
 from operator import sub
 from typing import Any
 
+from bench.floor_chez import chez_geek
 from engines.schoko.engine import spots
 from engines.schoko.geometry import Layout
 from engines.schoko.rules import HAND_SIZE as SCHOKO_HAND
@@ -195,12 +196,10 @@ def schoko(n: int, seed: int, rng: random.Random) -> int:
     return moves
 
 
-# Chez Geek has no floor: a random game touches nearly all of it (five phases, nested windows,
-# prompts, some twenty effect keywords), so a plain rewrite would be a second engine, and one that
-# calls its rules kernel would be its in-place path (`random_step`) over again.
 FLOORS: dict[str, Callable[[int, int, random.Random], int]] = {
     "schoene": schoene,
     "zwergenamulett": zwergenamulett,
     "skipbo_breakers": skipbo_breakers,
     "schoko": schoko,
+    "chez_geek": chez_geek,
 }

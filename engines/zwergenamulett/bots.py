@@ -214,6 +214,8 @@ class Memory:
             rises = zip(won, k.counts, strict=True)
             takers = [p for p, (w, c) in enumerate(rises) for _ in range(w - c)]
             if full is not None:
+                if last["winner"] not in takers:
+                    return False  # its count did not rise since: another game's memory
                 k.piles[last["winner"]] += full
                 takers.remove(last["winner"])
             # Tricks missed before it: their taker is known when only one seat's count rose.

@@ -9,7 +9,14 @@ from typing import Any
 
 from engines import get_engine
 from engines.zwergenamulett import rules
-from engines.zwergenamulett.bots import ExpertRecall, PlayoutBot, StrongBot
+from engines.zwergenamulett.bots import (
+    ExpertRecall,
+    Knowledge,
+    Memory,
+    PlayoutBot,
+    StrongBot,
+)
+from engines.zwergenamulett.rules import FACE_INDEX
 from net.session import HostSession, SeatInfo
 
 ENG = get_engine("zwergenamulett")
@@ -202,3 +209,32 @@ def test_a_memory_that_does_not_fit_the_view_is_left_out() -> None:
     twin = ENG.from_view(view, random.Random(0))
     assert twin.won == (b"", b"", b"")
     assert ENG.view(twin, 0) == ENG.view(state, 0)
+
+
+def test_another_games_memory_filed_under_the_same_key_is_dropped() -> None:
+    """Memory files knowledge under (players, seat, round, gold, hand, tricks done): another
+    game can meet the same key, with counts under which the last trick's taker took nothing
+    new. Such knowledge is not this game's: it starts afresh from the view."""
+    rng = random.Random(3)
+    state = ENG.new_game(3, 11)
+    while True:
+        seat = state.turn  # the seat to play: the others may only announce
+        view = ENG.view(state, seat)
+        won, last = view["tricks_won"], view["last_trick"]
+        if (not view["trick"] and last is not None and last["round"] == view["round"]
+                and sum(1 for w in won if w) >= 2):
+            break
+        state = ENG.apply(state, seat, RANDOM.choose(ENG, state, seat, rng))
+    winner, done = last["winner"], sum(won)
+    other = next(p for p, w in enumerate(won) if w and p != winner)
+    bogus = Knowledge(3)
+    bogus.counts = list(won)
+    bogus.counts[other] -= 1  # one trick to account for, and it was not the winner's
+    bogus.won_through = done - 1
+    memory = Memory()
+    hand = tuple(FACE_INDEX[c] for c in view["hand"])
+    memory._memory[memory._key(view, seat, hand, done)] = bogus
+    k = memory.recall(view, seat)
+    assert k is not bogus and k.counts == won
+    assert sorted(k.piles[winner][-3:]) == sorted(FACE_INDEX[c["card"]] for c in last["cards"])
+    assert k.piles[other] == []

@@ -242,4 +242,15 @@ class StrongBot(ViewBot):
         return card_value(view, me, cid) - 0.3 * card.cost
 
 
-BOTS: dict[str, Bot] = {"random": RandomBot(), "strong": StrongBot()}
+class FastRandomBot(RandomBot):
+    """Uniform among the legal moves, as `RandomBot`, but picks from the engine's shared list
+    (`offered`) and copies only the move it picks: random playouts call it for every move, and
+    most of the time the list is a window's lone pass. The same rng call on a list of the same
+    length picks the same index, so it chooses exactly what `RandomBot` would."""
+
+    def choose(self, eng: Any, state: Any, seat: int, rng: random.Random) -> Move | None:
+        offered = eng.offered(state, seat)
+        return rng.choice(offered).copy() if offered else None
+
+
+BOTS: dict[str, Bot] = {"random": FastRandomBot(), "strong": StrongBot()}

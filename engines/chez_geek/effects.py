@@ -32,6 +32,7 @@ ANYTIME = frozenset(c.id for c in CARDS.values() if c.type == "anytime")
 CANCELLERS = frozenset(c.id for c in CARDS.values() if c.effect("cancel") is not None)
 TV_CARDS = frozenset(c.id for c in CARDS.values() if c.effect("tv_cancel") is not None)
 ANSWERS = CANCELLERS | TV_CARDS  # what may answer in a response window at all
+NO_CARDS: frozenset[str] = frozenset()
 
 
 class Keyword:
@@ -436,11 +437,42 @@ def play_anytime(s: CState, seat: int, move: Move, ctx: str) -> None:
 
 
 # -- the passive keywords, queried by the rules ---------------------------------------------------
-def _sources(s: CState, seat: int) -> list[tuple[Any, ...]]:
-    """The job's effects, then those of every card in the seat's room."""
-    out = list(JOBS[s.jobs[seat]].effects)
-    for e in s.rooms[seat]:
-        out += CARDS[e[1]].effects
+Args = dict[str, tuple[tuple, ...]]  # a table of `_keyword_args`: card or job id -> arguments
+
+
+def _keyword_args(records: dict[str, Any], keyword: str) -> Args:
+    """The arguments of each card's (or job's) `keyword` effects in order, for those that
+    have one: looked up once, so the queries below pass over every other card at once."""
+    found = {rid: tuple(a for kw, a in r.effects if kw == keyword) for rid, r in records.items()}
+    return {rid: args for rid, args in found.items() if args}
+
+
+def _shared(bonuses: tuple[tuple, ...]) -> tuple[tuple, ...]:
+    """The bonuses of scope `any` (a third argument): the only ones that another seat's
+    cards feed, so `bonus_tokens` asks every other seat about these alone."""
+    return tuple(args for args in bonuses if len(args) > 2)
+
+
+JOB_BONUS = _keyword_args(JOBS, "bonus")
+CARD_BONUS = _keyword_args(CARDS, "bonus")
+JOB_SHARED_BONUS = {j: a for j, args in JOB_BONUS.items() if (a := _shared(args))}
+CARD_SHARED_BONUS = {c: a for c, args in CARD_BONUS.items() if (a := _shared(args))}
+JOB_ROLL_BONUS = _keyword_args(JOBS, "roll_bonus")
+CARD_ROLL_BONUS = _keyword_args(CARDS, "roll_bonus")
+CARD_AUTO_NOOKIE = _keyword_args(CARDS, "auto_nookie")
+# What each eater eats (its first `eat`), by card id.
+EATS = {cid: args[0][0] for cid, args in _keyword_args(CARDS, "eat").items()}
+
+
+def _held(s: CState, seat: int, job_args: Args, card_args: Args) -> list[tuple[Any, ...]]:
+    """One keyword's arguments (tables of `_keyword_args`) on the seat's job, then on every
+    card in its room, in that order."""
+    out = list(job_args.get(s.jobs[seat], ()))
+    if card_args:  # (no card of the deck may have the keyword at all)
+        for e in s.rooms[seat]:
+            more = card_args.get(e[1])
+            if more is not None:
+                out += more
     return out
 
 
@@ -470,15 +502,18 @@ def blocked(s: CState, seat: int, cid: str) -> bool:
     return cid in blocked_cards(s, seat)
 
 
+# Each job's immunities (its first `immune`) and hand size (its first `hand_size`).
+JOB_IMMUNE = {jid: args[0][0] for jid, args in _keyword_args(JOBS, "immune").items()}
+JOB_HAND_SIZE = {jid: args[0][0] for jid, args in _keyword_args(JOBS, "hand_size").items()}
+
+
 def immunities(s: CState, seat: int) -> frozenset[str]:
     """immune: card ids that cannot target this player."""
-    args = JOBS[s.jobs[seat]].effect("immune")
-    return args[0] if args else frozenset()
+    return JOB_IMMUNE.get(s.jobs[seat], NO_CARDS)
 
 
 def hand_size(s: CState, seat: int, default: int) -> int:
-    args = JOBS[s.jobs[seat]].effect("hand_size")
-    return args[0] if args else default
+    return JOB_HAND_SIZE.get(s.jobs[seat], default)
 
 
 def bonus_tokens(
@@ -490,18 +525,18 @@ def bonus_tokens(
     the holder's own and the bonus pool for the rest (§4, §1.7). Each source once."""
     tokens = 0
     gains: list[tuple[int, int]] = []
-    for kw, args in JOBS[s.jobs[owner]].effects:
-        if kw == "bonus" and cid in args[0] and (player == owner or len(args) > 2):
+    for args in JOB_BONUS.get(s.jobs[owner], ()):
+        if cid in args[0] and (player == owner or len(args) > 2):
             tokens += args[1]
     for e in s.rooms[owner]:
-        for kw, args in CARDS[e[1]].effects:
-            if kw == "bonus" and cid in args[0]:
+        for args in CARD_BONUS.get(e[1], ()):
+            if cid in args[0]:
                 tokens += args[1]
     for holder in range(s.n):
         if holder == owner:
             continue
-        for kw, args in _sources(s, holder):
-            if kw == "bonus" and len(args) > 2 and cid in args[0]:
+        for args in _held(s, holder, JOB_SHARED_BONUS, CARD_SHARED_BONUS):
+            if cid in args[0]:
                 gains.append((holder, args[1]))
     return tokens, tuple(gains)
 
@@ -511,9 +546,7 @@ def eat(s: CState, seat: int, ref: int) -> None:
     entry = s.find(seat, ref)
     if entry is None:
         return
-    args = CARDS[entry[1]].effect("eat")
-    assert args is not None
-    s.push(("room_loss", seat, args[0], entry[1]))
+    s.push(("room_loss", seat, EATS[entry[1]], entry[1]))
 
 
 def auto_nookie(s: CState, seat: int, cid: str) -> int | None:
@@ -521,17 +554,17 @@ def auto_nookie(s: CState, seat: int, cid: str) -> int | None:
     if cid not in NOOKIE:
         return None
     for e in s.rooms[seat]:
-        args = CARDS[e[1]].effect("auto_nookie")
+        args = CARD_AUTO_NOOKIE.get(e[1])
         if args:
-            return args[0]
+            return args[0][0]
     return None
 
 
 def roll_bonus(s: CState, seat: int, cid: str) -> int:
     """roll_bonus on the job (and any lying card): added to every matching own roll."""
     total = 0
-    for kw, args in _sources(s, seat):
-        if kw == "roll_bonus" and cid in args[0]:
+    for args in _held(s, seat, JOB_ROLL_BONUS, CARD_ROLL_BONUS):
+        if cid in args[0]:
             total += args[1]
     return total
 

@@ -192,39 +192,48 @@ class ChezGeekEngine(Engine):
         }
 
     def legal_moves(self, state: Any, seat: int) -> list[Move]:
-        s: CState = state
-        if s.over or type(seat) is not int or not 0 <= seat < s.n:
-            return []
-        moves = s.legal.get(seat)
-        if moves is None:
-            moves = s.legal[seat] = self._legal(s, seat)
+        moves = self.offered(state, seat)
         if moves is ONLY_PASS:
             return [{"type": "pass"}]
         return list(map(dict.copy, moves))
 
-    def _legal(self, s: CState, seat: int) -> list[Move]:
-        if s.prompt is not None:
-            return list(s.prompt.moves) if seat == s.prompt.seat else []
-        if s.items:
-            top = s.items[-1]
-            if seat == top.seat or s.item_passed >> seat & 1:
-                return []
-            if effects.ANSWERS.isdisjoint(s.hands[seat]):
-                return ONLY_PASS
-            moves = [PASS, *effects.cancels(s, seat, top)]
-            if top.kind != "tv":
-                moves += effects.tv_answers(s, seat, top)
+    def offered(self, state: Any, seat: int) -> list[Move]:
+        """The legal moves of `seat` as `legal_moves` lists them, but the state's own shared
+        list: for the random bot, which picks one move and need not copy the others, and for
+        `apply`, which checks a move against the list the bot just chose from. Nobody may
+        change the list or its moves. (One function, not a cache in front of another: random
+        playouts ask it on every move, mostly in a window that leaves nothing but a pass.)"""
+        s: CState = state
+        known, moves = s.legal
+        if type(seat) is int and seat == known:
             return moves
-        if s.reaction is not None:
-            r = s.reaction
-            if seat == r.exclude or s.react_passed >> seat & 1:
-                return []
-            if effects.PLAYABLE["reaction"].isdisjoint(s.hands[seat]):
-                return ONLY_PASS
-            return [PASS, *effects.anytime_moves(s, seat, "reaction")]
-        if seat != s.active:
+        if s.over or type(seat) is not int or not 0 <= seat < s.n:
             return []
-        return self._phase_moves(s, seat) + effects.anytime_moves(s, seat, "own")
+        if s.prompt is not None:
+            moves = list(s.prompt.moves) if seat == s.prompt.seat else []
+        elif s.items:
+            if s.item_done >> seat & 1:  # its player, or let it go already
+                moves = []
+            elif effects.ANSWERS.isdisjoint(s.hands[seat]):
+                moves = ONLY_PASS
+            else:
+                top = s.items[-1]
+                moves = [PASS, *effects.cancels(s, seat, top)]
+                if top.kind != "tv":
+                    moves += effects.tv_answers(s, seat, top)
+        elif s.reaction is not None:
+            if s.react_done >> seat & 1:  # the seat it leaves out, or let it go already
+                moves = []
+            elif effects.PLAYABLE["reaction"].isdisjoint(s.hands[seat]):
+                moves = ONLY_PASS
+            else:
+                moves = [PASS, *effects.anytime_moves(s, seat, "reaction")]
+        elif seat == s.active:
+            moves = self._phase_moves(s, seat) + effects.anytime_moves(s, seat, "own")
+        else:
+            moves = []
+        s.legal = seat, moves
+        return moves
 
     def _phase_moves(self, s: CState, seat: int) -> list[Move]:
         phase = s.phase
@@ -243,8 +252,10 @@ class ChezGeekEngine(Engine):
                 card = CARDS[cid]
                 if card.type != "person" or cid in blocks:
                     continue
-                rooms = [seat] if "cat" in card.categories else range(s.n)
-                moves += [CALLS[cid, to] for to in rooms]
+                if "cat" in card.categories:  # a cat moves in with its caller only
+                    moves.append(CALLS[cid, seat])
+                else:
+                    moves += ROOM_CALLS[cid][: s.n]
             moves.append(END_PHASE)
         elif phase == "free_time":
             if s.ft >= 1:
@@ -252,7 +263,7 @@ class ChezGeekEngine(Engine):
             moves.append(END_PHASE)
         else:
             if len(hand) > rules.MIN_KEEP:
-                moves += [DISCARDS[c] for c in dict.fromkeys(hand)]
+                moves += map(DISCARDS.__getitem__, dict.fromkeys(hand))
             if len(hand) <= rules.DISCARD_TO:
                 moves.append(END_TURN)
         return moves
@@ -273,7 +284,7 @@ class ChezGeekEngine(Engine):
         trips: set[tuple[str, ...]] = set()
         for size in range(1, len(things) + 1):
             for combo in combinations(things, size):
-                if sum(CARDS[c].cost for c in combo) <= s.income:
+                if sum(map(COSTS.__getitem__, combo)) <= s.income:
                     trips.add(combo)
         moves += [{"type": "shop", "cards": list(t)} for t in sorted(trips)]
         return moves
@@ -283,23 +294,23 @@ class ChezGeekEngine(Engine):
         s: CState = state
         # The commonest move by far, a pass in an open window, needs no list of answers; one
         # that leaves the window open changes one number.
-        if move == PASS and type(seat) is int and 0 <= seat < s.n and s.prompt is None:
+        # (A game that is over has no window: `finish` closes them all.)
+        if move == PASS and s.prompt is None and type(seat) is int and 0 <= seat < s.n:
             if s.items:
-                done, other = s.item_passed, 1 << s.items[-1].seat
+                done = s.item_done
             elif s.reaction is not None:
-                done, other = s.react_passed, 1 << s.reaction.exclude
+                done = s.react_done
             else:
-                done, other = -1, 0
-            if done >= 0 and not (done | other) >> seat & 1 and not s.over:
+                done = -1
+            if done >= 0 and not done >> seat & 1:
                 c = s.clone()
-                passed = done | 1 << seat
-                if passed | other == FULL[s.n]:
+                if done | 1 << seat == FULL[s.n]:
                     rules.pass_window(c, seat)
                     rules.advance(c)
                 elif s.items:
-                    c.item_passed = passed
+                    c.item_done |= 1 << seat
                 else:
-                    c.react_passed = passed
+                    c.react_done |= 1 << seat
                 return c
         if type(seat) is not int or not 0 <= seat < s.n:
             check_seat(s.n, seat)
@@ -309,10 +320,7 @@ class ChezGeekEngine(Engine):
         if s.over:
             raise IllegalMove("The game is over")
         norm = _normalized(move)
-        legal = s.legal.get(seat)
-        if legal is None:
-            legal = s.legal[seat] = self._legal(s, seat)
-        if norm not in legal:
+        if norm not in self.offered(s, seat):
             raise IllegalMove(self._explain(s, seat, kind, move))
         c = s.clone()
         DO[kind](self, c, seat, norm)
@@ -332,15 +340,14 @@ class ChezGeekEngine(Engine):
         on a `playout_copy`: no copies, no checks, no move dicts."""
         s: CState = state
         for seat in s.acting():
-            moves = self._legal(s, seat)
+            moves = self.offered(s, seat)
             if moves:
                 break
         else:
             raise RuntimeError("nobody can move")
         move = rng.choice(moves)
         s.ev = []  # nobody reads a playout's events: they must not pile up
-        if s.legal:
-            s.legal = {}  # filled by a caller before this step: no longer true after it
+        s.legal = rules.NO_MOVES  # a caller may have asked before this step: not true after it
         DO[move["type"]](self, s, seat, move)
         rules.advance(s)
 
@@ -604,6 +611,11 @@ CALLS: dict[tuple[str, int], Move] = {
     for cid in CARDS
     for to in range(ChezGeekEngine.max_players)
 }
+# A person's calls into every room, seat 0 first (a table of n seats takes the first n).
+ROOM_CALLS = {
+    cid: tuple(CALLS[cid, to] for to in range(ChezGeekEngine.max_players)) for cid in CARDS
+}
+COSTS = {cid: card.cost for cid, card in CARDS.items()}
 
 
 def _card_view(cid: str) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from typing import Any
 from engines.base import View, unseen
 from engines.chez_geek import effects
 from engines.chez_geek.deck import DECK
-from engines.chez_geek.rules import CState, Item, Prompt, Reaction, item_public
+from engines.chez_geek.rules import NO_MOVES, CState, Item, Prompt, Reaction, item_public
 
 
 # -- what is being played -------------------------------------------------------------------------
@@ -139,7 +139,7 @@ def from_view(view: View, rng: random.Random) -> CState:
     s.dice = ()
     s.rolls = s.shuffles = 0
     s.ev = []
-    s.legal = {}
+    s.legal = NO_MOVES
     s.active = view["turn"] if view["turn"] is not None else 0
     s.phase, s.income, s.ft = view["phase"], view["income"], view["free_time"]
     s.turn_no, s.over, s.winners = view["turn_no"], view["over"], tuple(view["winners"])
@@ -165,16 +165,17 @@ def from_view(view: View, rng: random.Random) -> CState:
     _cards_from_view(s, view, rng)
     # Who already let the open window go: every eligible seat not in `to_act`.
     waiting = sum(1 << p for p in view["to_act"])
-    s.item_passed = s.react_passed = 0
     s.reaction = None
     window = view["window"]
     if window is not None and window["kind"] == "reaction":
         s.reaction = Reaction(window["exclude"], window["owner"], tuple(window["refs"]))
     s.prompt = None
+    s.item_done = 1 << s.items[-1].seat if s.items else 0
+    s.react_done = 0 if s.reaction is None else 1 << s.reaction.exclude
     if view["prompt"] is None and s.items:
-        s.item_passed = ((1 << n) - 1) & ~waiting & ~(1 << s.items[-1].seat)
+        s.item_done |= ((1 << n) - 1) & ~waiting
     elif view["prompt"] is None and s.reaction is not None:
-        s.react_passed = ((1 << n) - 1) & ~waiting & ~(1 << s.reaction.exclude)
+        s.react_done |= ((1 << n) - 1) & ~waiting
     s.prompt = prompt_from_view(s, view["prompt"])
     return s
 

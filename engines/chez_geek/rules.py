@@ -142,6 +142,9 @@ def put(seq: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
     return (*seq[:i], value, *seq[i + 1 :])
 
 
+NO_MOVES: tuple[int, list[dict[str, Any]]] = (-1, [])  # CState.legal before anyone asks
+
+
 class CState:
     """One moment of a game. Every container of the game is a tuple, replaced and never edited,
     so a clone copies none (only the event list and the legal-move cache are its own): a move
@@ -156,7 +159,7 @@ class CState:
         "ft",
         "hands",
         "income",
-        "item_passed",
+        "item_done",
         "items",
         "job_pile",
         "jobs",
@@ -169,7 +172,7 @@ class CState:
         "phase",
         "pool",
         "prompt",
-        "react_passed",
+        "react_done",
         "reaction",
         "removal_left",
         "rolls",
@@ -199,12 +202,14 @@ class CState:
     ft: int
     removal_left: tuple[int, ...]
     items: tuple[Item, ...]
-    # Bit masks of the seats that let the top item / the reaction window go since the last
-    # answer: plain numbers, so the commonest move (a pass) changes one field. Items below the
-    # top need none: a window reopens for everyone when the item above it goes.
-    item_passed: int
+    # Bit masks of the seats the top item's / the reaction window no longer waits for: the one
+    # it leaves out (the item's player, the reaction's `exclude`) and every seat that let it go
+    # since the last answer. Plain numbers, so the commonest move (a pass) changes one field and
+    # who is still asked is one look-up (WAITING). Items below the top need none: a window
+    # reopens for everyone when the item above it goes.
+    item_done: int
     reaction: Reaction | None
-    react_passed: int
+    react_done: int
     prompt: Prompt | None
     todo: tuple[tuple[Any, ...], ...]  # steps still to run, the next one last
     dice: tuple[int, ...]
@@ -216,9 +221,12 @@ class CState:
     over: bool
     winners: tuple[int, ...]
     ev: list[dict[str, Any]]
-    # Legal moves per seat, filled on first request: a state never changes once `apply` has
-    # returned it, and `apply` checks a move against the same list a bot just chose from.
-    legal: dict[int, list[dict[str, Any]]]
+    # (seat, its legal moves), filled on request (seat -1: none yet): a state never changes
+    # once `apply` has returned it, and `apply` checks a move against the list the bot at
+    # that seat just chose from. One seat, not a map of them: a fresh map for every state
+    # costs more than the rare second seat asking. One pair set at once, so bots choosing in
+    # worker threads on the same state never see one seat's moves under another's number.
+    legal: tuple[int, list[dict[str, Any]]]
 
     def clone(self) -> CState:
         c = CState.__new__(CState)
@@ -229,8 +237,8 @@ class CState:
         c.ft = self.ft
         c.income = self.income
         c.items = self.items
-        c.item_passed = self.item_passed
-        c.react_passed = self.react_passed
+        c.item_done = self.item_done
+        c.react_done = self.react_done
         c.job_pile = self.job_pile
         c.jobs_known = self.jobs_known
         c.n = self.n
@@ -253,7 +261,7 @@ class CState:
         c.pool = self.pool
         c.lasting = self.lasting
         c.ev = []
-        c.legal = {}
+        c.legal = NO_MOVES
         return c
 
     # -- chance ------------------------------------------------------------------------------
@@ -318,7 +326,11 @@ class CState:
 
     # -- rooms and slack ---------------------------------------------------------------------
     def slack(self, seat: int) -> int:
-        return sum(e[2] + e[3] for e in self.rooms[seat]) + self.pool[seat]
+        # A plain loop: rooms hold a handful of cards, too few to repay a generator.
+        total = self.pool[seat]
+        for _, _, value, tokens in self.rooms[seat]:
+            total += value + tokens
+        return total
 
     def goal(self, seat: int) -> int:
         return JOBS[self.jobs[seat]].goal
@@ -353,7 +365,7 @@ class CState:
         for holder, amount in gains:
             self.pool = put(self.pool, holder, self.pool[holder] + amount)
             self.ev.append({"kind": "bonus_pool", "seat": holder, "amount": amount})
-        if CARDS[cid].effect("eat") is not None:
+        if cid in effects.EATS:
             self.push(("eat", owner, ref))
         self.check_win()
         return ref
@@ -374,7 +386,7 @@ class CState:
     def discard_entry(self, seat: int, ref: int, why: str) -> None:
         e = self.leave(seat, ref)
         self.to_discard(e[1])
-        if why in CARDS and CARDS[why].effect("eat") is not None:
+        if why in effects.EATS:
             self.ev.append({"kind": "eat", "seat": seat, "card": e[1], "eater": why})
             return
         self.ev.append({"kind": "discard", "seat": seat, "card": e[1], "from": "room", "why": why})
@@ -386,7 +398,7 @@ class CState:
         self.ev.append(
             {"kind": "move", "card": e[1], "ref": ref, "from": src, "to": dst, "why": why}
         )
-        if CARDS[e[1]].effect("eat") is not None:
+        if e[1] in effects.EATS:
             self.push(("eat", dst, ref))
         self.check_win()
 
@@ -394,10 +406,10 @@ class CState:
         """A player at or past their goal wins at once (§1.6)."""
         if self.over:
             return
-        n = self.n
+        n, jobs = self.n, self.jobs
         for k in range(n):
             seat = (self.active + k) % n if TIE_WINNER_CLOCKWISE_FROM_ACTIVE else k
-            if self.slack(seat) >= self.goal(seat):
+            if self.slack(seat) >= JOBS[jobs[seat]].goal:
                 self.finish((seat,), "goal")
                 return
 
@@ -440,11 +452,11 @@ class CState:
         if self.reaction is not None and NEW_ITEM_ENDS_REACTION:
             self.reaction = None
         self.items = (*self.items, Item(kind, seat, cards, to, ft))
-        self.item_passed = 0
+        self.item_done = 1 << seat
 
     def open_reaction(self, exclude: int, owner: int, refs: tuple[int, ...]) -> None:
         self.reaction = Reaction(exclude, owner, refs)
-        self.react_passed = 0
+        self.react_done = 1 << exclude
 
     # -- the work queue ----------------------------------------------------------------------
     def push(self, *steps: tuple[Any, ...]) -> None:
@@ -453,18 +465,17 @@ class CState:
 
     # -- who moves ---------------------------------------------------------------------------
     def acting(self) -> list[int]:
-        if self.over:
-            return []
+        # A prompt, then the windows; a game that is over has neither (`finish`).
         if self.prompt is not None:
             return [self.prompt.seat]
         if self.items:
-            done = self.item_passed | 1 << self.items[-1].seat
+            done = self.item_done
         elif self.reaction is not None:
-            done = self.react_passed | 1 << self.reaction.exclude
+            done = self.react_done
         else:
-            return [self.active]
+            return [] if self.over else [self.active]
         # The seats of the window not in the bit mask `done` (asked for on every move).
-        return list(WAITING[self.n][done])
+        return [*WAITING[self.n][done]]
 
 
 # WAITING[n][done]: the seats of an n-seat table not in the bit mask `done`.
@@ -497,7 +508,7 @@ def new_state(
     s.removal_left = ()
     s.items = ()
     s.reaction = None
-    s.item_passed = s.react_passed = 0
+    s.item_done = s.react_done = 0
     s.prompt = None
     s.todo = ()
     s.next_ref = 0
@@ -506,7 +517,7 @@ def new_state(
     s.over = False
     s.winners = ()
     s.ev = []
-    s.legal = {}
+    s.legal = NO_MOVES
     start_turn(s)
     advance(s)
     return s
@@ -552,7 +563,7 @@ def end_removals(s: CState) -> None:
     """After the removal attempts: each eater still in the room eats, then phase 3."""
     seat = s.active
     s.removal_left = ()
-    eaters = [("eat", seat, e[0]) for e in s.rooms[seat] if CARDS[e[1]].effect("eat")]
+    eaters = [("eat", seat, e[0]) for e in s.rooms[seat] if e[1] in effects.EATS]
     s.push(*eaters, ("phase", "call"))
 
 
@@ -659,14 +670,14 @@ NOOKIE = frozenset(c.id for c in CARDS.values() if "nookie" in c.categories)
 def pass_window(s: CState, seat: int) -> None:
     """`seat` lets the moment go; the window closes when every eligible seat has passed."""
     bit = 1 << seat
+    everyone = (1 << s.n) - 1
     if s.items:
         top = s.items[-1]
-        passed = s.item_passed | bit
-        if passed != ((1 << s.n) - 1) & ~(1 << top.seat):
-            s.item_passed = passed
+        done = s.item_done | bit
+        if done != everyone:
+            s.item_done = done
             return
         s.items = s.items[:-1]
-        s.item_passed = 0
         s.ev.append({"kind": "let_go", "window": "response", "item": item_public(top)})
         if top.kind == "tv":
             victim = s.items[-1]
@@ -674,21 +685,21 @@ def pass_window(s: CState, seat: int) -> None:
             s.push(("tv_hits", top, victim))
         else:
             s.push(("resolve", top))
+        reopen(s)
         return
-    r = s.reaction
-    assert r is not None
-    passed = s.react_passed | bit
-    if passed != ((1 << s.n) - 1) & ~(1 << r.exclude):
-        s.react_passed = passed
+    assert s.reaction is not None
+    done = s.react_done | bit
+    if done != everyone:
+        s.react_done = done
         return
     s.reaction = None
-    s.react_passed = 0
+    s.react_done = 0
     s.ev.append({"kind": "let_go", "window": "reaction"})
 
 
 def reopen(s: CState) -> None:
-    """A TV card was cancelled: the window of the item below opens again for everyone."""
-    s.item_passed = 0
+    """The top item went: the window of the item below (if any) opens again for everyone."""
+    s.item_done = 1 << s.items[-1].seat if s.items else 0
 
 
 def cancel_item(s: CState, item: Item, by: int) -> None:

@@ -7,6 +7,7 @@ import random
 from test_chez_rules import ENG, game, mv, poke, to_phase
 
 from bench import bot_move
+from engines.base import RandomBot
 
 GAMES = 60
 
@@ -43,3 +44,21 @@ def test_the_strong_bot_beats_random_bots() -> None:
         if hero in winners:
             won += 1 / len(winners)
     assert won / GAMES > 0.45, f"strong won {won / GAMES:.2f} (fair share 0.25)"
+
+
+def test_the_random_bot_picks_what_the_plain_random_bot_picks() -> None:
+    """Its fast path (the engine's shared move list, one copy) chooses the same move from the
+    same draw, and the move it hands out is the caller's to change."""
+    plain = RandomBot()
+    for seed in range(6):
+        s = ENG.new_game(2 + seed % 5, 700 + seed)
+        step = 0
+        while not ENG.is_over(s):
+            seat = ENG.to_act(s)[0]
+            fast = ENG.bots["random"].choose(ENG, s, seat, random.Random(step))
+            assert fast == plain.choose(ENG, s, seat, random.Random(step))
+            assert fast is not None
+            fast["card"] = "tampered"
+            assert all(m.get("card") != "tampered" for m in ENG.legal_moves(s, seat))
+            s = ENG.apply(s, *bot_move(ENG, s, ["random"] * s.n, random.Random(step)))
+            step += 1

@@ -14,6 +14,7 @@ import pytest
 
 from engines import IllegalMove, get_engine
 from engines.chez_geek.deck import CARDS, DECK, JOBS
+from engines.chez_geek.rules import NO_MOVES
 
 ENG = get_engine("chez_geek")
 
@@ -121,7 +122,7 @@ def put(s: Any, seat: int, cid: str, value: int | None = None, tokens: int = 0) 
     card = CARDS[cid]
     entry = (ref, cid, card.slack if value is None else value, tokens)
     s.rooms = tuple((*r, entry) if p == seat else r for p, r in enumerate(s.rooms))
-    s.legal.clear()
+    s.legal = NO_MOVES
     return ref
 
 
@@ -129,7 +130,7 @@ def poke(s: Any, **fields: Any) -> None:
     """Set up a position by hand; the state's cached legal moves no longer hold."""
     for name, value in fields.items():
         setattr(s, name, value)
-    s.legal.clear()
+    s.legal = NO_MOVES
 
 
 def room(s: Any, seat: int) -> list[tuple[str, int]]:

@@ -245,12 +245,15 @@ class StrongBot(ViewBot):
 class FastRandomBot(RandomBot):
     """Uniform among the legal moves, as `RandomBot`, but picks from the engine's shared list
     (`offered`) and copies only the move it picks: random playouts call it for every move, and
-    most of the time the list is a window's lone pass. The same rng call on a list of the same
-    length picks the same index, so it chooses exactly what `RandomBot` would."""
+    most of the time the list is a window's lone pass, which it takes without a draw (a draw
+    from one move costs two calls to the generator on average). Where there is a choice, the
+    same rng call on a list of the same length picks the same index as `RandomBot`."""
 
     def choose(self, eng: Any, state: Any, seat: int, rng: random.Random) -> Move | None:
         offered = eng.offered(state, seat)
-        return rng.choice(offered).copy() if offered else None
+        if len(offered) > 1:
+            return rng.choice(offered).copy()
+        return offered[0].copy() if offered else None
 
 
 BOTS: dict[str, Bot] = {"random": FastRandomBot(), "strong": StrongBot()}

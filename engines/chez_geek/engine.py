@@ -209,6 +209,13 @@ class ChezGeekEngine(Engine):
             return moves
         if s.over or type(seat) is not int or not 0 <= seat < s.n:
             return []
+        moves = self._moves(s, seat)
+        s.legal = seat, moves
+        return moves
+
+    def _moves(self, s: CState, seat: int) -> list[Move]:
+        """`offered` worked out afresh, for a seat of a game that is not over."""
+        moves: list[Move]
         if s.prompt is not None:
             moves = list(s.prompt.moves) if seat == s.prompt.seat else []
         elif s.items:
@@ -232,7 +239,6 @@ class ChezGeekEngine(Engine):
             moves = self._phase_moves(s, seat) + effects.anytime_moves(s, seat, "own")
         else:
             moves = []
-        s.legal = seat, moves
         return moves
 
     def _phase_moves(self, s: CState, seat: int) -> list[Move]:
@@ -336,18 +342,30 @@ class ChezGeekEngine(Engine):
 
     def random_step(self, state: Any, rng: random.Random) -> None:
         """The move the random bots would make, as the host asks them (the first seat of
-        `to_act` that has a move; the same draw from `rng` as RandomBot.choose), made in place
-        on a `playout_copy`: no copies, no checks, no move dicts."""
+        `to_act` that has a move; the same draws from `rng` as the random bot's `choose`),
+        made in place on a `playout_copy`: no copies, no checks, no move dicts. A pass that
+        leaves its window open changes one number, as in `apply`."""
         s: CState = state
         for seat in s.acting():
-            moves = self.offered(s, seat)
+            moves = self._moves(s, seat)
             if moves:
                 break
         else:
             raise RuntimeError("nobody can move")
-        move = rng.choice(moves)
+        move = rng.choice(moves) if len(moves) > 1 else moves[0]
         s.ev = []  # nobody reads a playout's events: they must not pile up
         s.legal = rules.NO_MOVES  # a caller may have asked before this step: not true after it
+        if move is PASS and s.prompt is None:
+            if s.items:
+                done = s.item_done | 1 << seat
+                if done != FULL[s.n]:
+                    s.item_done = done
+                    return
+            elif s.reaction is not None:
+                done = s.react_done | 1 << seat
+                if done != FULL[s.n]:
+                    s.react_done = done
+                    return
         DO[move["type"]](self, s, seat, move)
         rules.advance(s)
 

@@ -48,17 +48,24 @@ def test_the_strong_bot_beats_random_bots() -> None:
 
 def test_the_random_bot_picks_what_the_plain_random_bot_picks() -> None:
     """Its fast path (the engine's shared move list, one copy) chooses the same move from the
-    same draw, and the move it hands out is the caller's to change."""
+    same draw where there is a choice, takes a lone move without a draw, and the move it hands
+    out is the caller's to change."""
     plain = RandomBot()
+    forced = 0
     for seed in range(6):
         s = ENG.new_game(2 + seed % 5, 700 + seed)
         step = 0
         while not ENG.is_over(s):
             seat = ENG.to_act(s)[0]
-            fast = ENG.bots["random"].choose(ENG, s, seat, random.Random(step))
+            rng = random.Random(step)
+            fast = ENG.bots["random"].choose(ENG, s, seat, rng)
             assert fast == plain.choose(ENG, s, seat, random.Random(step))
+            if len(ENG.legal_moves(s, seat)) == 1:
+                forced += 1
+                assert rng.getstate() == random.Random(step).getstate()
             assert fast is not None
             fast["card"] = "tampered"
             assert all(m.get("card") != "tampered" for m in ENG.legal_moves(s, seat))
             s = ENG.apply(s, *bot_move(ENG, s, ["random"] * s.n, random.Random(step)))
             step += 1
+    assert forced > 100

@@ -353,7 +353,8 @@ class ChezGeekEngine(Engine):
         else:
             raise RuntimeError("nobody can move")
         move = rng.choice(moves) if len(moves) > 1 else moves[0]
-        s.ev = []  # nobody reads a playout's events: they must not pile up
+        if s.ev:
+            s.ev = []  # nobody reads a playout's events: they must not pile up
         s.legal = rules.NO_MOVES  # a caller may have asked before this step: not true after it
         if move is PASS and s.prompt is None:
             if s.items:

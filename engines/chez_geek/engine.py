@@ -342,31 +342,25 @@ class ChezGeekEngine(Engine):
 
     def random_step(self, state: Any, rng: random.Random) -> None:
         """The move the random bots would make, as the host asks them (the first seat of
-        `to_act` that has a move; the same draws from `rng` as the random bot's `choose`),
-        made in place on a `playout_copy`: no copies, no checks, no move dicts. A pass that
-        leaves its window open changes one number, as in `apply`."""
+        `to_act`, which always has a move; the same draws from `rng` as the random bot's
+        `choose`), made in place on a `playout_copy`: no copies, no checks, no move dicts. A
+        window's lone pass that leaves it open changes one number, as in `apply`."""
         s: CState = state
-        for seat in s.acting():
-            moves = self._moves(s, seat)
-            if moves:
-                break
-        else:
-            raise RuntimeError("nobody can move")
-        move = rng.choice(moves) if len(moves) > 1 else moves[0]
+        s.legal = rules.NO_MOVES  # a caller may have asked before this step: not true after it
         if s.ev:
             s.ev = []  # nobody reads a playout's events: they must not pile up
-        s.legal = rules.NO_MOVES  # a caller may have asked before this step: not true after it
-        if move is PASS and s.prompt is None:
+        seat = s.first_acting()
+        moves = self._moves(s, seat)
+        if moves is ONLY_PASS:  # (offered only in a window)
+            bit = 1 << seat
             if s.items:
-                done = s.item_done | 1 << seat
-                if done != FULL[s.n]:
-                    s.item_done = done
+                if s.item_done | bit != FULL[s.n]:
+                    s.item_done |= bit
                     return
-            elif s.reaction is not None:
-                done = s.react_done | 1 << seat
-                if done != FULL[s.n]:
-                    s.react_done = done
-                    return
+            elif s.react_done | bit != FULL[s.n]:
+                s.react_done |= bit
+                return
+        move = rng.choice(moves) if len(moves) > 1 else moves[0]
         DO[move["type"]](self, s, seat, move)
         rules.advance(s)
 

@@ -25,15 +25,24 @@ from typing import Any
 
 from engines.chez_geek.deck import CARDS, DECK, JOBS
 from engines.chez_geek.rules import (
+    ALWAYS_OFFER_ROLL_BONUS,
+    AUTO_SINGLE_CHOICE,
     CALL_FAILS_UP_TO,
     DISCARD_TO,
+    FIXED_NOOKIE_NEVER_LOUD,
     HAND_SIZE,
     JOB_ROLL_HIGH_FROM,
     LOUD_NOOKIE_FROM,
     MAX_TURNS,
     MIN_KEEP,
+    MOVE_DROPS_TOKENS,
+    NEW_ITEM_ENDS_REACTION,
+    OLD_JOB_UNDER_PILE,
+    REACTION_AFTER_CANCEL,
+    REACTION_PLAY_REOPENS,
     REMOVAL_SUCCEEDS_FROM,
     START_HAND,
+    TIE_WINNER_CLOCKWISE_FROM_ACTIVE,
     TV_RECEIVED_VALUE,
 )
 
@@ -119,6 +128,12 @@ assert all(
 )
 assert all(len(a) == 2 for a in ROOM_BONUS.values())
 assert not any(CARDS[cid].effect("roll_bonus") for cid in CARDS if cid not in ANYTIME)
+# The rulings this floor plays as written (engines/chez_geek/rules.py): a ruling changed there
+# must fail here, not leave the bench timing a different game.
+assert (AUTO_SINGLE_CHOICE, TIE_WINNER_CLOCKWISE_FROM_ACTIVE, MOVE_DROPS_TOKENS,
+        OLD_JOB_UNDER_PILE, FIXED_NOOKIE_NEVER_LOUD, NEW_ITEM_ENDS_REACTION,
+        REACTION_PLAY_REOPENS, ALWAYS_OFFER_ROLL_BONUS) == (True,) * 8
+assert not REACTION_AFTER_CANCEL
 
 PASS = ("pass",)
 ACCEPT = ("accept",)

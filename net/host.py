@@ -656,7 +656,7 @@ class NetHost:
             if net.get("fixed"):
                 host.seed = host.session.seed
             host.seats[:] = host_record.seats(header, net)
-        except (KeyError, TypeError, AttributeError, IllegalMove) as exc:
+        except (KeyError, TypeError, ValueError, AttributeError, IllegalMove) as exc:
             raise ValueError(f"the record {path.name} is damaged and cannot be resumed "
                              f"({type(exc).__name__}: {exc})") from None
         host.record_path = path

@@ -227,7 +227,9 @@ GOOD_HEADER = {"engine": "schoene", "options": {}, "seed": 1,
     ({**GOOD_HEADER, "options": [1]}, None),
     (GOOD_HEADER, ["x", {"type": "take"}]),
     (GOOD_HEADER, [0, {"type": "fly"}]),
-], ids=["no players", "no net", "odd player", "odd options", "bad seat", "illegal move"])
+    ({**GOOD_HEADER, "net": {**GOOD_HEADER["net"], "wrong_tries": "many"}}, None),
+], ids=["no players", "no net", "odd player", "odd options", "bad seat", "illegal move",
+        "odd wrong tries"])
 def test_a_damaged_record_cannot_be_resumed_and_says_so(
     tmp_path: Path, header: dict[str, Any], move: list[Any] | None
 ) -> None:

@@ -56,8 +56,7 @@ def fast_playouts(eng: Engine, players: int, seconds: float) -> tuple[float, flo
     while time.perf_counter() - start < seconds:
         state = copy(eng.new_game(players, games))
         while not eng.is_over(state):
-            step(state, rng)
-            moves += 1
+            moves += step(state, rng)
         games += 1
     elapsed = time.perf_counter() - start
     return games / elapsed, moves / elapsed

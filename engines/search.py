@@ -309,15 +309,14 @@ class Searcher:
         n: int,
         rng: random.Random,
         moves: int,
-        step: Callable[[Any, random.Random], None],
+        step: Callable[[Any, random.Random], int],
     ) -> list[float]:
         eng = self.eng
         cutoff = self.cutoff
         is_over = eng.is_over
         state = eng.playout_copy(state)  # type: ignore[attr-defined]
         while moves < MAX_PLAYOUT_MOVES:
-            step(state, rng)
-            moves += 1
+            moves += step(state, rng)  # (the moves it made: Chez Geek's make several)
             if cutoff is not None:
                 reward = cutoff(start, state, n)
                 if reward is not None:

@@ -18,6 +18,7 @@ from typing import Any
 
 from engines.base import Bot, Move, RandomBot, View, ViewBot
 from engines.chez_geek.deck import CARDS, JOBS
+from engines.chez_geek.engine import own_copy, pick
 
 # Heuristic weights, tuned against the random bot with `python -m bench.bots chez_geek`.
 CANCEL_MIN_VALUE = 2.0  # a leader's play worth at least this is worth a cancel
@@ -245,15 +246,17 @@ class StrongBot(ViewBot):
 class FastRandomBot(RandomBot):
     """Uniform among the legal moves, as `RandomBot`, but picks from the engine's shared list
     (`offered`) and copies only the move it picks: random playouts call it for every move, and
-    most of the time the list is a window's lone pass, which it takes without a draw (a draw
-    from one move costs two calls to the generator on average). Where there is a choice, the
-    same rng call on a list of the same length picks the same index as `RandomBot`."""
+    most of the time the list is a window's lone pass, which it takes without a draw. Where
+    there is a choice, one `rng.random()` picks it (`rng.choice` costs several Python calls a
+    pick; with a few dozen moves at most, the pick is uniform to within 2**-47), as
+    `random_step` does; `decide`, the networked seat, picks alike."""
+
+    def decide(self, view: View, legal: list[Move], rng: random.Random) -> Move | None:
+        return pick(legal, rng) if legal else None
 
     def choose(self, eng: Any, state: Any, seat: int, rng: random.Random) -> Move | None:
         offered = eng.offered(state, seat)
-        if len(offered) > 1:
-            return rng.choice(offered).copy()
-        return offered[0].copy() if offered else None
+        return own_copy(pick(offered, rng)) if offered else None
 
 
 BOTS: dict[str, Bot] = {"random": FastRandomBot(), "strong": StrongBot()}

@@ -108,7 +108,8 @@ class Income(Keyword):
 
     def play(self, s, seat, card, args, move, ctx):
         s.income = max(0, s.income + args[0])
-        s.ev.append({"kind": "income", "seat": seat, "income": s.income, "free_time": s.ft})
+        if s.log:
+            s.ev.append({"kind": "income", "seat": seat, "income": s.income, "free_time": s.ft})
 
 
 @handler("free_time")
@@ -118,7 +119,8 @@ class FreeTime(Keyword):
 
     def play(self, s, seat, card, args, move, ctx):
         s.ft = max(0, s.ft + args[0])
-        s.ev.append({"kind": "income", "seat": seat, "income": s.income, "free_time": s.ft})
+        if s.log:
+            s.ev.append({"kind": "income", "seat": seat, "income": s.income, "free_time": s.ft})
 
 
 def _targets_active(s: CState, seat: int, card: Card) -> bool:
@@ -133,7 +135,8 @@ class LoseIncome(Keyword):
 
     def play(self, s, seat, card, args, move, ctx):
         s.income = max(0, s.income - args[0])
-        s.ev.append({"kind": "income", "seat": s.active, "income": s.income, "free_time": s.ft})
+        if s.log:
+            s.ev.append({"kind": "income", "seat": s.active, "income": s.income, "free_time": s.ft})
 
 
 @handler("charge")
@@ -144,7 +147,8 @@ class Charge(Keyword):
     def play(self, s, seat, card, args, move, ctx):
         paid = min(args[0], s.income)
         s.income -= paid
-        s.ev.append({"kind": "income", "seat": s.active, "income": s.income, "free_time": s.ft})
+        if s.log:
+            s.ev.append({"kind": "income", "seat": s.active, "income": s.income, "free_time": s.ft})
         if paid < args[0]:
             s.push(("room_loss", s.active, THINGS, "charge"))
 
@@ -264,7 +268,8 @@ class Salvage(Keyword):
         i = len(s.discard) - 1 - s.discard[::-1].index(cid)
         s.discard = s.discard[:i] + s.discard[i + 1 :]
         kept = s.to_hand(seat, cid)
-        s.ev.append({"kind": "salvage", "seat": seat, "card": cid, "kept": kept})
+        if s.log:
+            s.ev.append({"kind": "salvage", "seat": seat, "card": cid, "kept": kept})
 
 
 @handler("free_play")
@@ -289,7 +294,8 @@ class FreePlay(Keyword):
     def play(self, s, seat, card, args, move, ctx):
         cid = move["with"]
         s.take_from_hand(seat, cid)
-        s.ev.append({"kind": "play", "seat": seat, "card": cid, "as": "free_play", "to": seat})
+        if s.log:
+            s.ev.append({"kind": "play", "seat": seat, "card": cid, "as": "free_play", "to": seat})
         s.open_item("activity", seat, (cid,), seat, False)
 
 
@@ -424,8 +430,9 @@ def play_anytime(s: CState, seat: int, move: Move, ctx: str) -> None:
     """Carry out a legal play: keywords left to right, then the card goes where they say."""
     card = CARDS[move["card"]]
     s.take_from_hand(seat, card.id)
-    public = {k: v for k, v in move.items() if k != "type"}
-    s.ev.append({"kind": "play", "seat": seat, "as": "anytime", **public})
+    if s.log:
+        public = {k: v for k, v in move.items() if k != "type"}
+        s.ev.append({"kind": "play", "seat": seat, "as": "anytime", **public})
     keeps = "discard"
     for kw, args in card.effects:
         h = HANDLERS[kw]
@@ -457,6 +464,10 @@ JOB_BONUS = _keyword_args(JOBS, "bonus")
 CARD_BONUS = _keyword_args(CARDS, "bonus")
 JOB_SHARED_BONUS = {j: a for j, args in JOB_BONUS.items() if (a := _shared(args))}
 CARD_SHARED_BONUS = {c: a for c, args in CARD_BONUS.items() if (a := _shared(args))}
+# The cards some scope-`any` bonus counts: no other card feeds anybody's bonus pool.
+SHARED_BONUS_CARDS: frozenset[str] = frozenset().union(
+    *(a[0] for table in (JOB_SHARED_BONUS, CARD_SHARED_BONUS) for b in table.values() for a in b)
+)
 JOB_ROLL_BONUS = _keyword_args(JOBS, "roll_bonus")
 CARD_ROLL_BONUS = _keyword_args(CARDS, "roll_bonus")
 CARD_AUTO_NOOKIE = _keyword_args(CARDS, "auto_nookie")
@@ -532,6 +543,8 @@ def bonus_tokens(
         for args in CARD_BONUS.get(e[1], ()):
             if cid in args[0]:
                 tokens += args[1]
+    if cid not in SHARED_BONUS_CARDS:
+        return tokens, ()
     for holder in range(s.n):
         if holder == owner:
             continue

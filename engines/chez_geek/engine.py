@@ -55,6 +55,7 @@ Events (``events(before, seat, move, after)``), public facts only, in order:
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from itertools import combinations
 from typing import Any, ClassVar
 
@@ -94,6 +95,9 @@ FIELDS: dict[str, set[str]] = {
     "end_turn": set(),
 }
 NEXT_PHASE = {"call": "free_time", "free_time": "discard"}
+# Whether a hand holds nothing that could answer a response / reaction window at all.
+CANNOT_ANSWER = effects.ANSWERS.isdisjoint
+CANNOT_REACT = effects.PLAYABLE["reaction"].isdisjoint
 FULL = [(1 << n) - 1 for n in range(rules.MAX_PLAYERS + 1)]  # every seat's bit, by table size
 # The moves of the legal-move cache are made once and shared by every state: `legal_moves`
 # hands out copies and nothing ever changes them.
@@ -195,7 +199,7 @@ class ChezGeekEngine(Engine):
         moves = self.offered(state, seat)
         if moves is ONLY_PASS:
             return [{"type": "pass"}]
-        return list(map(dict.copy, moves))
+        return list(map(own_copy, moves))
 
     def offered(self, state: Any, seat: int) -> list[Move]:
         """The legal moves of `seat` as `legal_moves` lists them, but the state's own shared
@@ -286,13 +290,9 @@ class ChezGeekEngine(Engine):
                 moves.append(ACTIVITIES[cid])
             elif card.type == "thing":
                 things += [cid] * s.hands[seat].count(cid)
-        things.sort()
-        trips: set[tuple[str, ...]] = set()
-        for size in range(1, len(things) + 1):
-            for combo in combinations(things, size):
-                if sum(map(COSTS.__getitem__, combo)) <= s.income:
-                    trips.add(combo)
-        moves += [{"type": "shop", "cards": list(t)} for t in sorted(trips)]
+        if things:
+            things.sort()
+            moves += _trips(tuple(things), s.income)
         return moves
 
     # -- moving ------------------------------------------------------------------------------
@@ -336,33 +336,54 @@ class ChezGeekEngine(Engine):
     # -- the private fast path of search playouts (engines.search) --------------------------
     def playout_copy(self, state: Any) -> CState:
         """A private copy that `random_step` may change in place (a state holds no container
-        that is ever edited, so a clone is all it takes)."""
+        that is ever edited, so a clone is all it takes), making no events."""
         c: CState = state.clone()
+        c.log = False
         return c
 
-    def random_step(self, state: Any, rng: random.Random) -> None:
-        """The move the random bots would make, as the host asks them (the first seat of
-        `to_act`, which always has a move; the same draws from `rng` as the random bot's
-        `choose`), made in place on a `playout_copy`: no copies, no checks, no move dicts. A
-        window's lone pass that leaves it open changes one number, as in `apply`."""
+    def random_step(self, state: Any, rng: random.Random) -> int:
+        """The random bots' next moves as the host asks them (the first seat of `to_act`,
+        which always has a move; the same draws from `rng` as the random bot's `choose`),
+        made in place on a `playout_copy`: no copies, no checks, no move dicts. Returns how
+        many: the seats of a window holding nothing that could answer it let it go one after
+        another, each a move without a draw (one that leaves the window open changes one
+        number, as in `apply`), up to the first move that is a choice."""
         s: CState = state
         s.legal = rules.NO_MOVES  # a caller may have asked before this step: not true after it
-        if s.ev:
-            s.ev = []  # nobody reads a playout's events: they must not pile up
-        seat = s.first_acting()
-        moves = self._moves(s, seat)
-        if moves is ONLY_PASS:  # (offered only in a window)
-            bit = 1 << seat
+        full, waiting, hands = FULL[s.n], rules.WAITING[s.n], s.hands
+        made = 0
+        while s.prompt is None:
             if s.items:
-                if s.item_done | bit != FULL[s.n]:
-                    s.item_done |= bit
-                    return
-            elif s.react_done | bit != FULL[s.n]:
-                s.react_done |= bit
-                return
-        move = rng.choice(moves) if len(moves) > 1 else moves[0]
+                done, silent = s.item_done, CANNOT_ANSWER
+            elif s.reaction is not None:
+                done, silent = s.react_done, CANNOT_REACT
+            else:
+                seat = s.active
+                break
+            seat = waiting[done][0]
+            while silent(hands[seat]) and done | 1 << seat != full:
+                done |= 1 << seat
+                made += 1
+                seat = waiting[done][0]
+            if s.items:
+                s.item_done = done
+            else:
+                s.react_done = done
+            if not silent(hands[seat]):
+                break  # a choice: `seat` holds a card that might answer
+            rules.pass_window(s, seat)  # the last seat lets it go: the window closes
+            rules.advance(s)
+            made += 1
+            if s.over:
+                return made
+            hands = s.hands
+        else:
+            seat = s.prompt.seat
+        moves = self._moves(s, seat)
+        move = pick(moves, rng)
         DO[move["type"]](self, s, seat, move)
         rules.advance(s)
+        return made + 1
 
     def _do_pass(self, c: CState, seat: int, move: Move) -> None:
         rules.pass_window(c, seat)
@@ -370,15 +391,17 @@ class ChezGeekEngine(Engine):
     def _do_cancel(self, c: CState, seat: int, move: Move) -> None:
         c.take_from_hand(seat, move["card"])
         c.to_discard(move["card"])
-        c.ev.append({"kind": "play", "seat": seat, "card": move["card"], "as": "cancel"})
+        if c.log:
+            c.ev.append({"kind": "play", "seat": seat, "card": move["card"], "as": "cancel"})
         rules.cancel_top(c, seat)
 
     def _do_tv(self, c: CState, seat: int, move: Move) -> None:
         top = c.items[-1]
         c.take_from_hand(seat, move["card"])
-        c.ev.append(
-            {"kind": "play", "seat": seat, "card": move["card"], "as": "tv", "to": top.seat}
-        )
+        if c.log:
+            c.ev.append(
+                {"kind": "play", "seat": seat, "card": move["card"], "as": "tv", "to": top.seat}
+            )
         c.open_item("tv", seat, (move["card"],), top.seat, False)
 
     def _do_play(self, c: CState, seat: int, move: Move) -> None:
@@ -418,9 +441,10 @@ class ChezGeekEngine(Engine):
     def _do_take(self, c: CState, seat: int, move: Move) -> None:
         item = c.prompt.data  # type: ignore[union-attr]
         c.prompt = None
-        c.ev.append(
-            {"kind": "take_fixed", "seat": seat, "card": item.cards[0], "value": move["value"]}
-        )
+        if c.log:
+            c.ev.append(
+                {"kind": "take_fixed", "seat": seat, "card": item.cards[0], "value": move["value"]}
+            )
         rules.settle(c, item, move["value"], rolled=False)
 
     def _do_accept(self, c: CState, seat: int, move: Move) -> None:
@@ -432,7 +456,8 @@ class ChezGeekEngine(Engine):
         ref, to = move["card"], move["to"]
         c.removal_left = tuple(r for r in c.removal_left if r != ref)
         cid = c.find(seat, ref)[1]  # type: ignore[index]
-        c.ev.append({"kind": "remove_attempt", "seat": seat, "card": cid, "ref": ref, "to": to})
+        if c.log:
+            c.ev.append({"kind": "remove_attempt", "seat": seat, "card": cid, "ref": ref, "to": to})
         if not c.removal_left:  # queued first: a moved eater eats before phase 3 begins
             c.push(("end_removals",))
         if c.roll("removal", seat) >= rules.REMOVAL_SUCCEEDS_FROM:
@@ -446,26 +471,35 @@ class ChezGeekEngine(Engine):
 
     def _do_call(self, c: CState, seat: int, move: Move) -> None:
         c.take_from_hand(seat, move["card"])
-        c.ev.append(
-            {"kind": "play", "seat": seat, "card": move["card"], "as": "call", "to": move["to"]}
-        )
+        if c.log:
+            c.ev.append(
+                {"kind": "play", "seat": seat, "card": move["card"], "as": "call", "to": move["to"]}
+            )
         c.open_item("person", seat, (move["card"],), move["to"], False)
 
     def _do_activity(self, c: CState, seat: int, move: Move) -> None:
         c.take_from_hand(seat, move["card"])
         c.ft -= 1
-        c.ev.append(
-            {"kind": "play", "seat": seat, "card": move["card"], "as": "activity", "to": seat}
-        )
+        if c.log:
+            c.ev.append(
+                {"kind": "play", "seat": seat, "card": move["card"], "as": "activity", "to": seat}
+            )
         c.open_item("activity", seat, (move["card"],), seat, True)
 
     def _do_shop(self, c: CState, seat: int, move: Move) -> None:
         for cid in move["cards"]:
             c.take_from_hand(seat, cid)
         c.ft -= 1
-        c.ev.append(
-            {"kind": "play", "seat": seat, "cards": list(move["cards"]), "as": "trip", "to": seat}
-        )
+        if c.log:
+            c.ev.append(
+                {
+                    "kind": "play",
+                    "seat": seat,
+                    "cards": list(move["cards"]),
+                    "as": "trip",
+                    "to": seat,
+                }
+            )
         c.open_item("trip", seat, tuple(move["cards"]), seat, True)
 
     def _do_end_phase(self, c: CState, seat: int, move: Move) -> None:
@@ -629,6 +663,31 @@ ROOM_CALLS = {
     cid: tuple(CALLS[cid, to] for to in range(ChezGeekEngine.max_players)) for cid in CARDS
 }
 COSTS = {cid: card.cost for cid, card in CARDS.items()}
+
+
+@lru_cache(maxsize=4096)
+def _trips(things: tuple[str, ...], income: int) -> tuple[Move, ...]:
+    """The shopping trips of these Things (sorted) within `income`, each once, in order:
+    the same few hands and incomes come back all game long, and every move of a free-time
+    phase asks again. (Cached moves are shared like every legal move: never changed.)"""
+    trips: set[tuple[str, ...]] = set()
+    for size in range(1, len(things) + 1):
+        for combo in combinations(things, size):
+            if sum(map(COSTS.__getitem__, combo)) <= income:
+                trips.add(combo)
+    return tuple({"type": "shop", "cards": list(t)} for t in sorted(trips))
+
+
+def own_copy(move: Move) -> Move:
+    """A legal move the caller may change: a copy down to a trip's list of cards (the moves of
+    `offered` are shared, trips even between states: see `_trips`)."""
+    return {**move, "cards": [*move["cards"]]} if "cards" in move else move.copy()
+
+
+def pick(moves: list[Move], rng: random.Random) -> Move:
+    """The random bots' pick among `moves` (see bots.FastRandomBot): one `rng.random()`, and
+    none for a lone move."""
+    return moves[int(rng.random() * len(moves))] if len(moves) > 1 else moves[0]
 
 
 def _card_view(cid: str) -> dict[str, Any]:

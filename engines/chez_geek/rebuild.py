@@ -139,6 +139,7 @@ def from_view(view: View, rng: random.Random) -> CState:
     s.dice = ()
     s.rolls = s.shuffles = 0
     s.ev = []
+    s.log = True
     s.legal = NO_MOVES
     s.active = view["turn"] if view["turn"] is not None else 0
     s.phase, s.income, s.ft = view["phase"], view["income"], view["free_time"]

@@ -166,6 +166,7 @@ class CState:
         "jobs_known",
         "lasting",
         "legal",
+        "log",
         "n",
         "next_ref",
         "over",
@@ -221,6 +222,9 @@ class CState:
     over: bool
     winners: tuple[int, ...]
     ev: list[dict[str, Any]]
+    # Whether moves note their events in `ev`: always, but on a search's playout copy, whose
+    # events nobody reads (making them was a sixth of a playout's work).
+    log: bool
     # (seat, its legal moves), filled on request (seat -1: none yet): a state never changes
     # once `apply` has returned it, and `apply` checks a move against the list the bot at
     # that seat just chose from. One seat, not a map of them: a fresh map for every state
@@ -261,6 +265,7 @@ class CState:
         c.pool = self.pool
         c.lasting = self.lasting
         c.ev = []
+        c.log = self.log
         c.legal = NO_MOVES
         return c
 
@@ -274,7 +279,8 @@ class CState:
         else:
             digest = hashlib.blake2b(f"{self.seed}:die:{k}".encode(), digest_size=8).digest()
             die = int.from_bytes(digest, "big") % DIE_SIDES + 1
-        self.ev.append({"kind": "roll", "seat": seat, "for": what, "die": die})
+        if self.log:
+            self.ev.append({"kind": "roll", "seat": seat, "for": what, "die": die})
         self.turn_rolls += ((seat, what, die),)
         return die
 
@@ -297,12 +303,13 @@ class CState:
                     break
                 self.draw = self.shuffled(self.discard)
                 self.discard = ()
-                self.ev.append({"kind": "reshuffle", "cards": len(self.draw)})
+                if self.log:
+                    self.ev.append({"kind": "reshuffle", "cards": len(self.draw)})
             hand += (self.draw[-1],)
             self.draw = self.draw[:-1]
             count += 1
         self.hands = put(self.hands, seat, hand)
-        if count:
+        if count and self.log:
             self.ev.append({"kind": "draw", "seat": seat, "count": count})
 
     def take_from_hand(self, seat: int, cid: str) -> None:
@@ -352,22 +359,26 @@ class CState:
         ref = self.next_ref
         self.next_ref = ref + 1
         self.rooms = put(self.rooms, owner, (*self.rooms[owner], (ref, cid, value, tokens)))
-        self.ev.append(
-            {
-                "kind": "enter",
-                "seat": owner,
-                "card": cid,
-                "ref": ref,
-                "value": value,
-                "tokens": tokens,
-            }
-        )
+        if self.log:
+            self.ev.append(
+                {
+                    "kind": "enter",
+                    "seat": owner,
+                    "card": cid,
+                    "ref": ref,
+                    "value": value,
+                    "tokens": tokens,
+                }
+            )
+        seats = [owner]
         for holder, amount in gains:
             self.pool = put(self.pool, holder, self.pool[holder] + amount)
-            self.ev.append({"kind": "bonus_pool", "seat": holder, "amount": amount})
+            if self.log:
+                self.ev.append({"kind": "bonus_pool", "seat": holder, "amount": amount})
+            seats.append(holder)
         if cid in effects.EATS:
             self.push(("eat", owner, ref))
-        self.check_win()
+        self.check_win(*seats)
         return ref
 
     def leave(self, seat: int, ref: int) -> Entry:
@@ -381,34 +392,46 @@ class CState:
     def discard_from_hand(self, seat: int, cid: str, why: str) -> None:
         self.take_from_hand(seat, cid)
         self.to_discard(cid)
-        self.ev.append({"kind": "discard", "seat": seat, "card": cid, "from": "hand", "why": why})
+        if self.log:
+            self.ev.append(
+                {"kind": "discard", "seat": seat, "card": cid, "from": "hand", "why": why}
+            )
 
     def discard_entry(self, seat: int, ref: int, why: str) -> None:
         e = self.leave(seat, ref)
         self.to_discard(e[1])
         if why in effects.EATS:
-            self.ev.append({"kind": "eat", "seat": seat, "card": e[1], "eater": why})
+            if self.log:
+                self.ev.append({"kind": "eat", "seat": seat, "card": e[1], "eater": why})
             return
-        self.ev.append({"kind": "discard", "seat": seat, "card": e[1], "from": "room", "why": why})
+        if self.log:
+            self.ev.append(
+                {"kind": "discard", "seat": seat, "card": e[1], "from": "room", "why": why}
+            )
 
     def move_entry(self, src: int, ref: int, dst: int, why: str) -> None:
         e = self.leave(src, ref)
         tokens = 0 if MOVE_DROPS_TOKENS else e[3]
         self.rooms = put(self.rooms, dst, (*self.rooms[dst], (e[0], e[1], e[2], tokens)))
-        self.ev.append(
-            {"kind": "move", "card": e[1], "ref": ref, "from": src, "to": dst, "why": why}
-        )
+        if self.log:
+            self.ev.append(
+                {"kind": "move", "card": e[1], "ref": ref, "from": src, "to": dst, "why": why}
+            )
         if e[1] in effects.EATS:
             self.push(("eat", dst, ref))
-        self.check_win()
+        self.check_win(dst)
 
-    def check_win(self) -> None:
-        """A player at or past their goal wins at once (§1.6)."""
+    def check_win(self, *seats: int) -> None:
+        """A player at or past their goal wins at once (§1.6). Only `seats` may have got
+        there: every change that raises a slack or lowers a goal asks about the seats it
+        changed, so every other seat is still short of its goal."""
         if self.over:
             return
-        n, jobs = self.n, self.jobs
-        for k in range(n):
-            seat = (self.active + k) % n if TIE_WINNER_CLOCKWISE_FROM_ACTIVE else k
+        if len(seats) > 1:  # who of them wins a tie
+            n, first = self.n, self.active if TIE_WINNER_CLOCKWISE_FROM_ACTIVE else 0
+            seats = tuple(sorted(seats, key=lambda p: (p - first) % n))
+        jobs = self.jobs
+        for seat in seats:
             if self.slack(seat) >= JOBS[jobs[seat]].goal:
                 self.finish((seat,), "goal")
                 return
@@ -420,7 +443,8 @@ class CState:
         self.reaction = None
         self.prompt = None
         self.todo = ()
-        self.ev.append({"kind": "win", "seats": list(winners), "how": how})
+        if self.log:
+            self.ev.append({"kind": "win", "seats": list(winners), "how": how})
 
     # -- jobs --------------------------------------------------------------------------------
     def change_job(self, seat: int) -> None:
@@ -434,17 +458,19 @@ class CState:
         new, self.job_pile = pile[0], pile[1:]
         self.jobs_known = min(self.jobs_known, len(self.job_pile))
         self.jobs = put(self.jobs, seat, new)
-        self.ev.append({"kind": "job", "seat": seat, "old": old, "new": new})
+        if self.log:
+            self.ev.append({"kind": "job", "seat": seat, "old": old, "new": new})
         ending = [c for c, kind, _ in self.lasting[seat] if kind == "each"]
         if ending:
             self.set_lasting(seat, tuple(x for x in self.lasting[seat] if x[1] != "each"))
             self.to_discard(*ending)
-            for cid in ending:
-                self.ev.append(
-                    {"kind": "discard", "seat": seat, "card": cid, "from": "lasting", "why": "job"}
-                )
+            if self.log:
+                self.ev += [
+                    {"kind": "discard", "seat": seat, "card": c, "from": "lasting", "why": "job"}
+                    for c in ending
+                ]
         self.push(("hand_limit", seat))
-        self.check_win()
+        self.check_win(seat)
 
     # -- items ---------------------------------------------------------------------------------
     def open_item(self, kind: str, seat: int, cards: tuple[str, ...], to: int, ft: bool) -> None:
@@ -529,6 +555,7 @@ def new_state(
     s.over = False
     s.winners = ()
     s.ev = []
+    s.log = True
     s.legal = NO_MOVES
     start_turn(s)
     advance(s)
@@ -552,7 +579,8 @@ def start_turn(s: CState) -> None:
         return
     seat = s.active
     s.turn_rolls = ()
-    s.ev.append({"kind": "turn", "seat": seat, "job": s.jobs[seat], "turn": s.turn_no})
+    if s.log:
+        s.ev.append({"kind": "turn", "seat": seat, "job": s.jobs[seat], "turn": s.turn_no})
     s.phase = "roll"
     s.draw_to(seat, s.hand_limit(seat))
     job = JOBS[s.jobs[seat]]
@@ -561,7 +589,8 @@ def start_turn(s: CState) -> None:
     effects.apply_lasting(s, seat)
     s.income = max(0, s.income)
     s.ft = max(0, s.ft)
-    s.ev.append({"kind": "income", "seat": seat, "income": s.income, "free_time": s.ft})
+    if s.log:
+        s.ev.append({"kind": "income", "seat": seat, "income": s.income, "free_time": s.ft})
     s.removal_left = tuple(
         e[0]
         for e in s.rooms[seat]
@@ -586,10 +615,11 @@ def end_turn(s: CState) -> None:
     if spent:
         s.set_lasting(seat, tuple(x for x in s.lasting[seat] if not (x[1] == "next" and x[2])))
         s.to_discard(*spent)
-        for cid in spent:
-            s.ev.append(
-                {"kind": "discard", "seat": seat, "card": cid, "from": "lasting", "why": "spent"}
-            )
+        if s.log:
+            s.ev += [
+                {"kind": "discard", "seat": seat, "card": c, "from": "lasting", "why": "spent"}
+                for c in spent
+            ]
     s.income = s.ft = 0
     s.active = (seat + 1) % s.n
     start_turn(s)
@@ -598,7 +628,7 @@ def end_turn(s: CState) -> None:
 # -- the work queue -------------------------------------------------------------------------------
 def advance(s: CState) -> None:
     """Run queued steps until a player must decide (or the game is over)."""
-    while not s.over and s.prompt is None and not s.items and s.reaction is None and s.todo:
+    while s.todo and not s.over and s.prompt is None and not s.items and s.reaction is None:
         step = s.todo[-1]
         s.todo = s.todo[:-1]
         STEPS[step[0]](s, *step[1:])
@@ -607,7 +637,8 @@ def advance(s: CState) -> None:
 def _step_phase(s: CState, phase: str) -> None:
     """A new phase opens with a reaction window for the other players (§1.5)."""
     s.phase = phase
-    s.ev.append({"kind": "phase", "seat": s.active, "phase": phase})
+    if s.log:
+        s.ev.append({"kind": "phase", "seat": s.active, "phase": phase})
     s.open_reaction(s.active, s.active, ())
 
 
@@ -658,7 +689,8 @@ def _step_tv_hits(s: CState, tv: Item, victim: Item) -> None:
 def _step_loud(s: CState, seat: int) -> None:
     """Loud Nookie: each neighbour loses one Sleep card (§1.6)."""
     neighbours = dict.fromkeys(((seat + 1) % s.n, (seat - 1) % s.n))
-    s.ev.append({"kind": "loud_nookie", "seat": seat})
+    if s.log:
+        s.ev.append({"kind": "loud_nookie", "seat": seat})
     s.push(*[("room_loss", p, SLEEP, "loud_nookie") for p in neighbours if p != seat])
 
 
@@ -690,7 +722,8 @@ def pass_window(s: CState, seat: int) -> None:
             s.item_done = done
             return
         s.items = s.items[:-1]
-        s.ev.append({"kind": "let_go", "window": "response", "item": item_public(top)})
+        if s.log:
+            s.ev.append({"kind": "let_go", "window": "response", "item": item_public(top)})
         if top.kind == "tv":
             victim = s.items[-1]
             s.items = s.items[:-1]
@@ -706,7 +739,8 @@ def pass_window(s: CState, seat: int) -> None:
         return
     s.reaction = None
     s.react_done = 0
-    s.ev.append({"kind": "let_go", "window": "reaction"})
+    if s.log:
+        s.ev.append({"kind": "let_go", "window": "reaction"})
 
 
 def reopen(s: CState) -> None:
@@ -717,7 +751,8 @@ def reopen(s: CState) -> None:
 def cancel_item(s: CState, item: Item, by: int) -> None:
     """The item never happens: an activity, person or TV card is discarded, a trip's Things go
     back to hand; the FT stays spent and nothing is paid (§4 cancel)."""
-    s.ev.append({"kind": "cancelled", "item": item_public(item), "by": by})
+    if s.log:
+        s.ev.append({"kind": "cancelled", "item": item_public(item), "by": by})
     if item.kind == "trip":
         for cid in item.cards:
             s.to_hand(item.seat, cid)
@@ -744,7 +779,8 @@ def resolve(s: CState, item: Item) -> None:
         invited = card.slack > 0 and "cat" not in card.categories
         if invited and s.roll("call", seat) <= CALL_FAILS_UP_TO:
             s.to_discard(cid)
-            s.ev.append({"kind": "not_home", "seat": seat, "card": cid})
+            if s.log:
+                s.ev.append({"kind": "not_home", "seat": seat, "card": cid})
             s.push(("react", seat, item.to, ()))
             return
         s.push(("react", seat, item.to, ()))
@@ -794,7 +830,8 @@ def settle(s: CState, item: Item, result: int, rolled: bool) -> None:
     s.push(("react", seat, seat, ()))
     if result <= 0:
         s.to_discard(cid)
-        s.ev.append({"kind": "failed", "seat": seat, "card": cid, "result": result})
+        if s.log:
+            s.ev.append({"kind": "failed", "seat": seat, "card": cid, "result": result})
         return
     ref = s.enter(seat, cid, result, seat)
     _set_react_refs(s, (ref,))

@@ -263,7 +263,7 @@ class SchoeneEngine(Engine):
         """A private copy that `random_step` may change in place."""
         return state.clone()
 
-    def random_step(self, state: State, rng: random.Random) -> None:
+    def random_step(self, state: State, rng: random.Random) -> int:
         """The move the random bot would make (the same draw from `rng` as its `choose`), made
         in place on a `playout_copy`: no move dicts, no copies."""
         seat = state.turn
@@ -274,6 +274,7 @@ class SchoeneEngine(Engine):
         if state.pig_in_hand[seat] and (has_chips or PIG_WITHOUT_CHIPS):
             kinds.append("pig")
         _move(state, seat, rng.choice(kinds))
+        return 1
 
     def events(self, before: State, seat: int, move: Move, after: State) -> list[dict[str, Any]]:
         card = before.centre

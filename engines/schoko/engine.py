@@ -404,7 +404,7 @@ class SchokoEngine(OneSeatAtATime):
         c.layout = state.layout.clone()
         return c
 
-    def random_step(self, state: Any, rng: random.Random) -> None:
+    def random_step(self, state: Any, rng: random.Random) -> int:
         """The move the random bot would make (the same draw from `rng` as its `choose` on
         `legal_moves`), made in place on a `playout_copy`, without building any move."""
         seat = state.turn
@@ -412,13 +412,14 @@ class SchokoEngine(OneSeatAtATime):
             mine = COLOUR_INDEX[rng.choice(COLOURS)]
             state.colours = (mine, 1 - mine) if seat == 0 else (1 - mine, mine)
             state.ev = (("colour", seat, COLOURS[mine]),)
-            return
+            return 1
         options = list(spots(state.layout, state.hands[seat]))
         placement = rng.choice(options or [None])
         if placement is None:
             self._pass_on(state, seat)
         else:
             self._place_on(state, seat, placement)
+        return 1
 
     def _end(self, t: SState, ev: list[tuple[Any, ...]]) -> None:
         t.turn = None

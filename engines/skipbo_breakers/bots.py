@@ -116,8 +116,8 @@ class StrongBot(ViewBot):
         )
         return as_move(play)
 
-    def step(self, state: Any, rng: random.Random) -> None:
-        """This bot's move on a playout copy (engines.search), made in place."""
+    def step(self, state: Any, rng: random.Random) -> int:
+        """This bot's move on a playout copy (engines.search), made in place: one move."""
         seat = state.turn
         offered = _RULES.offered(state, seat)
         plays = [p for p in offered if p is not None]
@@ -127,6 +127,7 @@ class StrongBot(ViewBot):
             table = None if state.table is None else state.top
             play = self.pick(state.hands[seat], plays, table, seat, state.sizes, state.played)
         _RULES.play_in_place(state, seat, play)
+        return 1
 
     def pick(
         self,

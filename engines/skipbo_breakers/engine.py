@@ -448,12 +448,13 @@ class SkipBoBreakersEngine(OneSeatAtATime):
         """A private copy that `random_step` may change in place."""
         return state.clone()
 
-    def random_step(self, state: Any, rng: random.Random) -> None:
+    def random_step(self, state: Any, rng: random.Random) -> int:
         """The move the random bot would make (the same draw from `rng` as its `choose`),
         made in place on a `playout_copy`, without building the move."""
         seat = state.turn
         options = _offer_remembered(state.hands[seat], state.table)
         self.play_in_place(state, seat, rng.choice(options))
+        return 1
 
     def play_in_place(self, state: Any, seat: int, play: Play | None) -> None:
         """Make one of `offered`'s plays (None: pass) in place on a `playout_copy`: for the

@@ -328,10 +328,11 @@ class PlayoutBot(ViewBot):
             return None
         return {"type": "play", "card": CARD_IDS[self._face(state, seat, rng)]}
 
-    def step(self, state: Any, rng: random.Random) -> None:
+    def step(self, state: Any, rng: random.Random) -> int:
         seat = state.turn
         face = self._face(state, seat, rng)
         self.eng._play_on(state, seat, face, CARD_IDS[face])
+        return 1
 
     @staticmethod
     def _face(state: Any, seat: int, rng: random.Random) -> int:

@@ -557,13 +557,14 @@ class ZwergenamulettEngine(Engine):
         c.hands = [h.copy() for h in state.hands]
         return c
 
-    def random_step(self, state: Any, rng: random.Random) -> None:
+    def random_step(self, state: Any, rng: random.Random) -> int:
         """The move the random bots would make (only the seat on turn plays; the same draw
         from `rng` as RandomBot.choose), made in place on a `playout_copy`."""
         seat = state.turn
         cards = [*state.hands[seat]] if OVERTRUMP_OPTIONAL else self.playable(state, seat)
         card = cards[int(rng.random() * len(cards))]
         self._play_on(state, seat, FACE_INDEX[card], card)
+        return 1
 
     def _collect(self, t: ZState, last: int) -> None:
         """The trick is complete, `last` having played its last card: its winner takes it

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 from test_chez_rules import ENG, game, mv, poke, to_phase
 
 from bench import bot_move
-from engines.base import RandomBot
+from engines.chez_geek.engine import pick
 
 GAMES = 60
 
@@ -46,26 +47,40 @@ def test_the_strong_bot_beats_random_bots() -> None:
     assert won / GAMES > 0.45, f"strong won {won / GAMES:.2f} (fair share 0.25)"
 
 
-def test_the_random_bot_picks_what_the_plain_random_bot_picks() -> None:
-    """Its fast path (the engine's shared move list, one copy) chooses the same move from the
-    same draw where there is a choice, takes a lone move without a draw, and the move it hands
-    out is the caller's to change."""
-    plain = RandomBot()
-    forced = 0
+def test_the_random_bot_picks_alike_at_a_local_and_a_networked_seat() -> None:
+    """Its fast path (the engine's shared move list, one copy) chooses the move a networked
+    random seat picks from the same draw (`decide`, from the view and the legal moves), takes
+    a lone move without a draw, and the move it hands out is the caller's to change."""
+    bot = ENG.bots["random"]
+    forced = trips = 0
     for seed in range(6):
         s = ENG.new_game(2 + seed % 5, 700 + seed)
         step = 0
         while not ENG.is_over(s):
             seat = ENG.to_act(s)[0]
             rng = random.Random(step)
-            fast = ENG.bots["random"].choose(ENG, s, seat, rng)
-            assert fast == plain.choose(ENG, s, seat, random.Random(step))
-            if len(ENG.legal_moves(s, seat)) == 1:
+            fast = bot.choose(ENG, s, seat, rng)
+            legal = ENG.legal_moves(s, seat)
+            assert fast in legal
+            assert fast == bot.decide(ENG.view(s, seat), legal, random.Random(step))
+            if len(legal) == 1:
                 forced += 1
                 assert rng.getstate() == random.Random(step).getstate()
             assert fast is not None
             fast["card"] = "tampered"
+            if fast["type"] == "shop":  # trips' lists of cards are shared between states
+                trips += 1
+                fast["cards"].append("tampered")
             assert all(m.get("card") != "tampered" for m in ENG.legal_moves(s, seat))
+            assert all("tampered" not in m.get("cards", ()) for m in ENG.legal_moves(s, seat))
             s = ENG.apply(s, *bot_move(ENG, s, ["random"] * s.n, random.Random(step)))
             step += 1
-    assert forced > 100
+    assert forced > 100 and trips > 5
+
+
+def test_the_random_pick_is_uniform() -> None:
+    moves = [{"type": "discard", "card": str(i)} for i in range(7)]
+    rng = random.Random(2)
+    counts = Counter(pick(moves, rng)["card"] for _ in range(7000))
+    assert sorted(counts) == [str(i) for i in range(7)]
+    assert all(850 < k < 1150 for k in counts.values()), counts  # 1000 each, sd 29

@@ -212,6 +212,17 @@ def test_4_eater() -> None:
     assert [c for c, _ in room(s, 1)] == ["schlafen"]
 
 
+def test_5_one_card_bringing_two_players_to_their_goal() -> None:
+    """A Web card pays the Web Designer's bonus pool as it enters the player's room: if both
+    reach their goal at once, the first of them clockwise from the active seat wins; if only
+    the designer does, the designer wins (only the seats a change touched are asked)."""
+    for owner_short, winners in ((1, [0]), (2, [1])):
+        s = game(["hiwi", "web_designer", "kellner"], {0: ["im_netz_surfen"]})
+        poke(s, pool=(s.goal(0) - owner_short, s.goal(1) - 2, 0))
+        s = quiet(mv(to_phase(s, "free_time"), 0, "activity", card="im_netz_surfen"))
+        assert s.over and ENG.result(s)["winners"] == winners
+
+
 def _peter_at_19(maike: str) -> Any:
     things = ["rostlaube", "pilze", "alter_ragnaroek", "gamestation", "bong"]  # 3+4+4+5+3
     s = game(["support_hotline", "hiwi"], {0: ["gullys"], 1: [maike]}, dice=[3], rooms={0: things})

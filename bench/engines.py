@@ -25,57 +25,76 @@ from bench.worst import WORST_CASES
 from engines import ENGINE_IDS, get_engine
 from engines.base import Engine, Move
 
+# The playout figures are taken in turns, each path a slice of every round: on a shared machine
+# the speed wanders by a quarter within seconds, and a ratio of two figures taken one after
+# the other measured that as much as the paths.
+ROUNDS = 10
 
-def playouts(eng: Engine, players: int, seconds: float) -> tuple[float, float]:
-    """Games between the game's random bots for `seconds`: (games per second, mean moves per
-    game). The random bot, not a uniform pick among legal moves, because in a game where
-    anyone may interrupt at any time (Zwergenamulett's "7 Zwerge") a uniform pick would
-    interrupt at random and never finish a game the way players do."""
-    rng = random.Random(0)
+Game = Callable[[int, random.Random], int]  # plays game number N, returns the moves made
+
+
+def contract_game(eng: Engine, players: int) -> Game:
+    """A game between the game's random bots through the contract. The random bot, not a
+    uniform pick among legal moves, because in a game where anyone may interrupt at any time
+    (Zwergenamulett's "7 Zwerge") a uniform pick would interrupt at random and never finish a
+    game the way players do."""
     levels = ["random"] * players
-    games = moves = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        state = eng.new_game(players, games)
+
+    def play(game: int, rng: random.Random) -> int:
+        state = eng.new_game(players, game)
+        moves = 0
         while not eng.is_over(state):
             state = eng.apply(state, *bot_move(eng, state, levels, rng))
             moves += 1
-        games += 1
-    return games / (time.perf_counter() - start), moves / games
+        return moves
+
+    return play
 
 
-def fast_playouts(eng: Engine, players: int, seconds: float) -> tuple[float, float] | None:
-    """Random (games, moves) per second through the engine's in-place path (None: it has
-    none)."""
+def fast_game(eng: Engine, players: int) -> Game | None:
+    """The same game through the engine's in-place path (None: it has none)."""
     if not hasattr(eng, "random_step"):
         return None
     step, copy = eng.random_step, eng.playout_copy  # type: ignore[attr-defined]
-    rng = random.Random(0)
-    games = moves = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        state = copy(eng.new_game(players, games))
+
+    def play(game: int, rng: random.Random) -> int:
+        state = copy(eng.new_game(players, game))
+        moves = 0
         while not eng.is_over(state):
             moves += step(state, rng)
-        games += 1
-    elapsed = time.perf_counter() - start
-    return games / elapsed, moves / elapsed
+        return moves
+
+    return play
 
 
-def floor_playouts(engine_id: str, players: int, seconds: float) -> tuple[float, float] | None:
-    """Random (games, moves) per second of the floor engine (None: there is none for this
-    game)."""
+def floor_game(engine_id: str, players: int) -> Game | None:
+    """A random game of the floor engine (None: there is none for this game)."""
     floor = FLOORS.get(engine_id)
     if floor is None:
         return None
-    rng = random.Random(0)
-    games = moves = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        moves += floor(players, games, rng)
-        games += 1
-    elapsed = time.perf_counter() - start
-    return games / elapsed, moves / elapsed
+    return lambda game, rng: floor(players, game, rng)
+
+
+def rates(paths: list[Game], seconds: float, rounds: int = ROUNDS) -> list[tuple[float, float]]:
+    """(games, moves) per second of each path, each given `seconds` in all, in `rounds` turns."""
+    games, moves, spent = [0] * len(paths), [0] * len(paths), [0.0] * len(paths)
+    rngs = [random.Random(0) for _ in paths]
+    for _ in range(rounds):
+        for i, play in enumerate(paths):
+            start = now = time.perf_counter()
+            while now - start < seconds / rounds:
+                moves[i] += play(games[i], rngs[i])
+                games[i] += 1
+                now = time.perf_counter()
+            spent[i] += now - start
+    return [(g / t, m / t) for g, m, t in zip(games, moves, spent, strict=True)]
+
+
+def playouts(eng: Engine, players: int, seconds: float) -> tuple[float, float]:
+    """Games between the game's random bots for `seconds`: (games per second, mean moves per
+    game)."""
+    games, moves = rates([contract_game(eng, players)], seconds, rounds=1)[0]
+    return games, moves / games
 
 
 def playout_paths(ids: list[str], players: int | None, seconds: float) -> None:
@@ -83,22 +102,23 @@ def playout_paths(ids: list[str], players: int | None, seconds: float) -> None:
     rows = []
     for eng in engines(ids):
         n = table_size(eng, players)
-        contract, length = playouts(eng, n, seconds)
-        fast = fast_playouts(eng, n, seconds)
-        floor = floor_playouts(eng.id, n, seconds)
-        path = contract * length if fast is None else fast[1]  # moves per second
+        paths = [contract_game(eng, n), fast_game(eng, n), floor_game(eng.id, n)]
+        found = iter(rates([p for p in paths if p is not None], seconds))
+        contract, fast, floor = (None if p is None else next(found) for p in paths)
+        assert contract is not None
+        path = contract if fast is None else fast
         rows.append(
             [
                 eng.id,
-                contract,
+                contract[0],
                 "-" if fast is None else fast[0],
                 "-" if floor is None else floor[0],
-                "-" if floor is None else floor[1] / (contract * length),
-                "-" if floor is None else floor[1] / path,
+                "-" if floor is None else floor[1] / contract[1],
+                "-" if floor is None else floor[1] / path[1],
             ]
         )
     print("\nRandom playouts per second: contract, search's in-place path, floor engine")
-    print("(the ratios compare moves per second)")
+    print(f"(taken in turns over {ROUNDS} rounds; the ratios compare moves per second)")
     print_table(
         ["engine", "contract", "in-place", "floor", "floor/contract", "floor/in-place"], rows
     )

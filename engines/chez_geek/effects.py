@@ -17,7 +17,7 @@ import it and no card id is ever needed outside the data file.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from engines.chez_geek.deck import CARDS, JOBS, VOCABULARY, Card
@@ -278,7 +278,7 @@ class FreePlay(Keyword):
 
     def targets(self, s, seat, card, args, ctx):
         budget = s.income if seat == s.active else 0
-        blocks = blocked_cards(s, seat)
+        blocks = blocks_for(s, seat, BLOCKABLE_ACTIVITIES)
         out = []
         for cid in dict.fromkeys(s.hands[seat]):
             act = CARDS[cid]
@@ -404,7 +404,7 @@ def anytime_moves(s: CState, seat: int, ctx: str) -> list[Move]:
     if playable.isdisjoint(hand):
         return []
     out: list[Move] = []
-    blocks = blocked_cards(s, seat)
+    blocks = blocks_for(s, seat, BLOCKABLE_PLAYS[ctx])
     for cid in dict.fromkeys(hand):
         if cid not in playable or cid in blocks:
             continue
@@ -509,9 +509,31 @@ def blocked_cards(s: CState, seat: int) -> frozenset[str]:
     return out
 
 
+# Every card that some job or room card blocks: a hand holding none of them plays freely.
+BLOCKABLE = frozenset().union(*JOB_BLOCKS.values(), *CARD_BLOCKS.values())
+
+
+def blockable(cards: Iterable[str]) -> frozenset[str]:
+    """Those of `cards` that some block names (for `blocks_for`)."""
+    return BLOCKABLE.intersection(cards)
+
+
+def blocks_for(s: CState, seat: int, cards: frozenset[str]) -> frozenset[str]:
+    """`blocked_cards` for a caller that asks about the cards of `seat`'s hand among those
+    `cards` can block (made with `blockable`) and no others: a hand holding none of them
+    needs no look at the room, and most hands hold none (a few of the deck's cards can be
+    blocked at all), where nearly every move asks."""
+    return NO_CARDS if cards.isdisjoint(s.hands[seat]) else blocked_cards(s, seat)
+
+
 def blocked(s: CState, seat: int, cid: str) -> bool:
     return cid in blocked_cards(s, seat)
 
+
+BLOCKABLE_PLAYS = {ctx: blockable(cards) for ctx, cards in PLAYABLE.items()}
+BLOCKABLE_CANCELLERS = blockable(CANCELLERS)
+BLOCKABLE_TV_CARDS = blockable(TV_CARDS)
+BLOCKABLE_ACTIVITIES = blockable(c.id for c in CARDS.values() if c.type == "activity")
 
 # Each job's immunities (its first `immune`) and hand size (its first `hand_size`).
 JOB_IMMUNE = {jid: args[0][0] for jid, args in _keyword_args(JOBS, "immune").items()}
@@ -597,7 +619,7 @@ def cancels(s: CState, seat: int, item: Item) -> list[Move]:
     if CANCELLERS.isdisjoint(hand):
         return []
     out = []
-    blocks = blocked_cards(s, seat)
+    blocks = blocks_for(s, seat, BLOCKABLE_CANCELLERS)
     for cid in dict.fromkeys(hand):
         card = CARDS[cid]
         if cid not in CANCELLERS or cid in blocks:
@@ -618,7 +640,7 @@ def tv_answers(s: CState, seat: int, item: Item) -> list[Move]:
     """tv_cancel: against another player's pending FT use (activity or trip)."""
     if not item.ft or item.seat == seat or TV_CARDS.isdisjoint(s.hands[seat]):
         return []
-    blocks = blocked_cards(s, seat)
+    blocks = blocks_for(s, seat, BLOCKABLE_TV_CARDS)
     return [
         {"type": "tv", "card": cid}
         for cid in dict.fromkeys(s.hands[seat])

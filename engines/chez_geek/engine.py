@@ -257,7 +257,7 @@ class ChezGeekEngine(Engine):
                 moves += [{"type": "remove", "card": ref, "to": to} for to in [*others, None]]
             moves.append(END_REMOVALS)
         elif phase == "call":
-            blocks = effects.blocked_cards(s, seat)
+            blocks = effects.blocks_for(s, seat, BLOCKABLE_PERSONS)
             for cid in dict.fromkeys(hand):
                 card = CARDS[cid]
                 if card.type != "person" or cid in blocks:
@@ -281,7 +281,7 @@ class ChezGeekEngine(Engine):
     def _free_time_moves(self, s: CState, seat: int) -> list[Move]:
         moves: list[Move] = []
         things: list[str] = []
-        blocks = effects.blocked_cards(s, seat)
+        blocks = effects.blocks_for(s, seat, BLOCKABLE_BUYS)
         for cid in dict.fromkeys(s.hands[seat]):
             card = CARDS[cid]
             if cid in blocks or card.cost > s.income:
@@ -663,6 +663,8 @@ ROOM_CALLS = {
     cid: tuple(CALLS[cid, to] for to in range(ChezGeekEngine.max_players)) for cid in CARDS
 }
 COSTS = {cid: card.cost for cid, card in CARDS.items()}
+BLOCKABLE_PERSONS = effects.blockable(c.id for c in CARDS.values() if c.type == "person")
+BLOCKABLE_BUYS = effects.blockable(c.id for c in CARDS.values() if c.type in ("activity", "thing"))
 
 
 @lru_cache(maxsize=4096)

@@ -12,7 +12,9 @@ import msgpack
 import pytest
 from test_chez_rules import ENG, game, mv, to_phase
 
+from engines.chez_geek import effects
 from engines.chez_geek.deck import DECK
+from engines.chez_geek.engine import BLOCKABLE_BUYS, BLOCKABLE_PERSONS
 
 MAX_STEPS = 20_000
 
@@ -131,3 +133,30 @@ def test_events_name_only_public_things() -> None:
             if event["kind"] == "draw":
                 assert set(event) == {"kind", "seat", "count"}
             assert event["kind"] != "pass"
+
+
+def test_a_hand_without_a_blockable_card_skips_the_room_and_loses_nothing() -> None:
+    """`blocks_for` answers as `blocked_cards` does for every card of the hand it is asked
+    about, in every third position of some random games (where blocks do occur)."""
+
+    def of_type(*types: str) -> frozenset[str]:
+        return frozenset(c for c in DECK.life if ENG.cards[c].type in types)
+
+    asks = [
+        *((effects.PLAYABLE[ctx], cards) for ctx, cards in effects.BLOCKABLE_PLAYS.items()),
+        (effects.CANCELLERS, effects.BLOCKABLE_CANCELLERS),
+        (effects.TV_CARDS, effects.BLOCKABLE_TV_CARDS),
+        (of_type("activity"), effects.BLOCKABLE_ACTIVITIES),
+        (of_type("person"), BLOCKABLE_PERSONS),
+        (of_type("activity", "thing"), BLOCKABLE_BUYS),
+    ]
+    blocked = 0
+    for seed in range(4):
+        for s in random_game(4, 900 + seed)[::3]:
+            for seat in range(s.n):
+                full = effects.blocked_cards(s, seat)
+                for cards, blockable in asks:
+                    asked = cards.intersection(s.hands[seat])
+                    assert effects.blocks_for(s, seat, blockable) & asked == full & asked
+                    blocked += bool(full & asked)
+    assert blocked > 0

@@ -278,7 +278,7 @@ class FreePlay(Keyword):
 
     def targets(self, s, seat, card, args, ctx):
         budget = s.income if seat == s.active else 0
-        blocks = blocks_for(s, seat, BLOCKABLE_ACTIVITIES)
+        blocks = blocks_for(s, seat, BLOCKABLE_OF_TYPE["activity"])
         out = []
         for cid in dict.fromkeys(s.hands[seat]):
             act = CARDS[cid]
@@ -533,7 +533,10 @@ def blocked(s: CState, seat: int, cid: str) -> bool:
 BLOCKABLE_PLAYS = {ctx: blockable(cards) for ctx, cards in PLAYABLE.items()}
 BLOCKABLE_CANCELLERS = blockable(CANCELLERS)
 BLOCKABLE_TV_CARDS = blockable(TV_CARDS)
-BLOCKABLE_ACTIVITIES = blockable(c.id for c in CARDS.values() if c.type == "activity")
+BLOCKABLE_OF_TYPE = {
+    kind: blockable(c.id for c in CARDS.values() if c.type == kind)
+    for kind in {c.type for c in CARDS.values()}
+}
 
 # Each job's immunities (its first `immune`) and hand size (its first `hand_size`).
 JOB_IMMUNE = {jid: args[0][0] for jid, args in _keyword_args(JOBS, "immune").items()}

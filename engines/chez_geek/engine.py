@@ -225,7 +225,7 @@ class ChezGeekEngine(Engine):
         elif s.items:
             if s.item_done >> seat & 1:  # its player, or let it go already
                 moves = []
-            elif effects.ANSWERS.isdisjoint(s.hands[seat]):
+            elif CANNOT_ANSWER(s.hands[seat]):
                 moves = ONLY_PASS
             else:
                 top = s.items[-1]
@@ -235,7 +235,7 @@ class ChezGeekEngine(Engine):
         elif s.reaction is not None:
             if s.react_done >> seat & 1:  # the seat it leaves out, or let it go already
                 moves = []
-            elif effects.PLAYABLE["reaction"].isdisjoint(s.hands[seat]):
+            elif CANNOT_REACT(s.hands[seat]):
                 moves = ONLY_PASS
             else:
                 moves = [PASS, *effects.anytime_moves(s, seat, "reaction")]
@@ -257,7 +257,7 @@ class ChezGeekEngine(Engine):
                 moves += [{"type": "remove", "card": ref, "to": to} for to in [*others, None]]
             moves.append(END_REMOVALS)
         elif phase == "call":
-            blocks = effects.blocks_for(s, seat, BLOCKABLE_PERSONS)
+            blocks = effects.blocks_for(s, seat, effects.BLOCKABLE_OF_TYPE["person"])
             for cid in dict.fromkeys(hand):
                 card = CARDS[cid]
                 if card.type != "person" or cid in blocks:
@@ -663,8 +663,8 @@ ROOM_CALLS = {
     cid: tuple(CALLS[cid, to] for to in range(ChezGeekEngine.max_players)) for cid in CARDS
 }
 COSTS = {cid: card.cost for cid, card in CARDS.items()}
-BLOCKABLE_PERSONS = effects.blockable(c.id for c in CARDS.values() if c.type == "person")
-BLOCKABLE_BUYS = effects.blockable(c.id for c in CARDS.values() if c.type in ("activity", "thing"))
+# What a free-time use may be blocked in: an activity or a Thing bought on a trip.
+BLOCKABLE_BUYS = effects.BLOCKABLE_OF_TYPE["activity"] | effects.BLOCKABLE_OF_TYPE["thing"]
 
 
 @lru_cache(maxsize=4096)

@@ -503,18 +503,6 @@ class CState:
         # The seats of the window not in the bit mask `done` (asked for on every move).
         return [*WAITING[self.n][done]]
 
-    def first_acting(self) -> int:
-        """`acting()[0]` without the list, for playouts (the game must not be over). That
-        seat always has a move: a window's waiting seats may pass, a prompt is made of its
-        choices, and every phase offers its end."""
-        if self.prompt is not None:
-            return self.prompt.seat
-        if self.items:
-            return WAITING[self.n][self.item_done][0]
-        if self.reaction is not None:
-            return WAITING[self.n][self.react_done][0]
-        return self.active
-
 
 # WAITING[n][done]: the seats of an n-seat table not in the bit mask `done`.
 WAITING = [

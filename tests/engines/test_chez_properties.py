@@ -14,7 +14,7 @@ from test_chez_rules import ENG, game, mv, to_phase
 
 from engines.chez_geek import effects
 from engines.chez_geek.deck import DECK
-from engines.chez_geek.engine import BLOCKABLE_BUYS, BLOCKABLE_PERSONS
+from engines.chez_geek.engine import BLOCKABLE_BUYS
 
 MAX_STEPS = 20_000
 
@@ -146,8 +146,7 @@ def test_a_hand_without_a_blockable_card_skips_the_room_and_loses_nothing() -> N
         *((effects.PLAYABLE[ctx], cards) for ctx, cards in effects.BLOCKABLE_PLAYS.items()),
         (effects.CANCELLERS, effects.BLOCKABLE_CANCELLERS),
         (effects.TV_CARDS, effects.BLOCKABLE_TV_CARDS),
-        (of_type("activity"), effects.BLOCKABLE_ACTIVITIES),
-        (of_type("person"), BLOCKABLE_PERSONS),
+        *((of_type(kind), cards) for kind, cards in effects.BLOCKABLE_OF_TYPE.items()),
         (of_type("activity", "thing"), BLOCKABLE_BUYS),
     ]
     blocked = 0

@@ -36,11 +36,11 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 
 from bench.null_crypto import NULL
-from net.client import RemoteLink
-from net.e2e import CRYPTO, TAG_BYTES, Crypto
-from net.host import NetHost
-from net.link import Message
-from net.protocol import decode, encode, unpack
+from net.host.authority import NetHost
+from net.peer.remote import RemoteLink
+from net.table.link import Message
+from net.wire.channel import CRYPTO, TAG_BYTES, Crypto
+from net.wire.frames import decode, encode, unpack
 
 ROOMS = 200
 PEERS = 4

@@ -1,7 +1,7 @@
 """A channel that seals nothing, for `bench.net` only: with it a host and a peer run the same
 code path, frames and round trips as the product, minus the cryptography (no SPAKE2, no
 AEAD), so the difference between the two is what end-to-end encryption costs. The product
-never uses it: net.e2e.CRYPTO is its one channel."""
+never uses it: net.wire.channel.CRYPTO is its one channel."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from typing import Any
 
 import msgpack
 
-from net.e2e import TAG_BYTES, Channel
-from net.protocol import unpack
+from net.wire.channel import TAG_BYTES, Channel
+from net.wire.frames import unpack
 
 # As long as a real SPAKE2 message (33 bytes), so the frames keep their size.
 _MESSAGE = bytes(33)
@@ -42,7 +42,7 @@ class NullExchange:
 
 
 class NullCrypto:
-    """Stands in for net.e2e.Crypto."""
+    """Stands in for net.wire.channel.Crypto."""
 
     def peer_exchange(self, room: str, secret: str) -> NullExchange:
         return NullExchange()

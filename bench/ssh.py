@@ -77,9 +77,9 @@ def mib(kib: float) -> str:
 
 
 async def run(sessions: int, burst: int) -> None:
-    from net.relay import Relay
-    from net.sshd import SshConfig, SshTable
-    from net.sshd_limits import SshLimits
+    from net.relay.server import Relay
+    from net.ssh.limits import SshLimits
+    from net.ssh.server import SshConfig, SshTable
 
     relay = Relay()
     await relay.start("127.0.0.1", 0)

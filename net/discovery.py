@@ -28,7 +28,7 @@ import stat
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from net.codes import room_key
+from net.wire.codes import room_key
 
 _SALT_FILE = ".salt"
 

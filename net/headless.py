@@ -18,10 +18,10 @@ import sys
 from typing import Any
 
 from engines import get_engine
-from net import codes
-from net.client import JoinError, RemoteLink
-from net.hosting import HostPlan, open_room
-from net.link import Message
+from net.host.hosting import HostPlan, open_room
+from net.peer.remote import JoinError, RemoteLink
+from net.table.link import Message
+from net.wire import codes
 
 
 def _say(text: str) -> None:

@@ -21,8 +21,8 @@ from textual.screen import Screen
 
 from engines import IllegalMove
 from net import records
-from net.link import LocalLink
-from net.session import HostSession, SeatInfo
+from net.table.link import LocalLink
+from net.table.session import HostSession, SeatInfo
 from themes import DEFAULT_THEME, STYLESHEET, TABLE_DEFAULTS, THEME_NAMES, THEMES
 from tui import i18n, prefs
 from tui.bindings import bindings_over

@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from engines import ENGINE_IDS, get_engine
 from net.discovery import DEFAULT_PORT, server_url
-from net.session import BOT_LEVELS
-from net.sshd_limits import SshLimits
+from net.ssh.limits import SshLimits
+from net.table.session import BOT_LEVELS
 
 if TYPE_CHECKING:
-    from net.sshd import SshConfig
+    from net.ssh.server import SshConfig
     from tui.app import TabletopApp
 
 
@@ -250,7 +250,7 @@ def _check_players(game: str, total: int) -> None:
 
 def _code(text: str) -> str:
     """The join code, or one line and exit 2: no full-screen app for a code that cannot be."""
-    from net import codes
+    from net.wire import codes
 
     try:
         return codes.normalise_join(text)
@@ -280,8 +280,8 @@ def _ssh_config(args: argparse.Namespace) -> SshConfig | None:
         if given:
             fail(f"{given[0]} needs --ssh PORT")
         return None
-    from net.sshd import SshConfig, host_key
-    from net.sshd_access import Access
+    from net.ssh.access import Access
+    from net.ssh.server import SshConfig, host_key
 
     try:
         access = Access.load(args.ssh_keys, args.ssh_password)
@@ -296,7 +296,7 @@ def _ssh_config(args: argparse.Namespace) -> SshConfig | None:
 def _host_app(args: argparse.Namespace, options: dict[str, Any]) -> None:
     """`tabletop-tui host [GAME]` with a screen: with a game (or --resume) the room opens at
     once. With `--ssh` the relay and an SSH server for it run alongside the app."""
-    from net.hosting import HostPlan
+    from net.host.hosting import HostPlan
     from tui.app import TabletopApp
     from tui.screens.host import HostScreen
 
@@ -312,7 +312,7 @@ def _host_app(args: argparse.Namespace, options: dict[str, Any]) -> None:
         return
     import asyncio
 
-    from net.sshd import hosting_with_table
+    from net.ssh.server import hosting_with_table
 
     def say(text: str) -> None:
         print(f"tabletop-tui: {text}", flush=True)
@@ -330,8 +330,8 @@ def _join_app(args: argparse.Namespace) -> None:
     a wrong code or a full table is one line on the terminal and exit code 2."""
     import asyncio
 
-    from net import codes
-    from net.client import JoinError, RemoteLink
+    from net.peer.remote import JoinError, RemoteLink
+    from net.wire import codes
     from tui import prefs
     from tui.app import TabletopApp
     from tui.screens.host import login_name
@@ -424,10 +424,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     elif command == "serve":
         ssh = _ssh_config(args)
         if ssh is not None:
-            from net.sshd import serve_with_ssh
+            from net.ssh.server import serve_with_ssh
 
             raise SystemExit(serve_with_ssh(args.host, args.port, ssh))
-        from net.relay import serve_forever
+        from net.relay.server import serve_forever
 
         serve_forever(args.host, args.port)
     elif command == "replay":

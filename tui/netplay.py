@@ -16,9 +16,9 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Static
 
-from net import codes
-from net.host_link import HostLink
-from net.link import TableLink
+from net.host.link import HostLink
+from net.table.link import TableLink
+from net.wire import codes
 from tui.i18n import register, tr
 from tui.screens.base import KeySpec
 from tui.screens.game import GameScreen, LinkMessage

@@ -115,9 +115,9 @@ class ChezGeekEngine(Engine):
     max_players = rules.MAX_PLAYERS
     # The last two are table settings for the interrupt windows, not rules: the rules never
     # read them. They are options so the lobby shows them, the record keeps them and every peer
-    # sees them (net.windows runs the windows): the seconds a window waits for answers before
-    # the silent seats let it go (0: it waits for every answer), and whether the people at a
-    # local keyboard are asked to answer windows at all (off: they let everything go).
+    # sees them (net.table.windows runs the windows): the seconds a window waits for answers
+    # before the silent seats let it go (0: it waits for every answer), and whether the people
+    # at a local keyboard are asked to answer windows at all (off: they let everything go).
     options: ClassVar[dict[str, Any]] = {
         "two_player_jobs_dealt": rules.TWO_PLAYER_DEAL_DEFAULT,
         "window_seconds": rules.WINDOW_SECONDS_DEFAULT,

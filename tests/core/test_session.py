@@ -9,8 +9,8 @@ import msgpack
 import pytest
 
 from engines import IllegalMove
-from net.link import LocalLink
-from net.session import HostSession, SeatInfo, StaleMove
+from net.table.link import LocalLink
+from net.table.session import HostSession, SeatInfo, StaleMove
 
 
 def bots_table(n: int = 3, seed: int = 11, level: str = "strong") -> HostSession:

@@ -17,7 +17,7 @@ from engines.zwergenamulett.bots import (
     StrongBot,
 )
 from engines.zwergenamulett.rules import FACE_INDEX
-from net.session import HostSession, SeatInfo
+from net.table.session import HostSession, SeatInfo
 
 ENG = get_engine("zwergenamulett")
 RANDOM = ENG.bots["random"]

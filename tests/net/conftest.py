@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from ssh_support import OpenTable
 
-from net.relay import Limits, Relay
-from net.sshd import SshConfig, SshTable
-from net.sshd_access import Access
-from net.sshd_limits import SshLimits
+from net.relay.server import Limits, Relay
+from net.ssh.access import Access
+from net.ssh.limits import SshLimits
+from net.ssh.server import SshConfig, SshTable
 
 
 @pytest.fixture(autouse=True)
@@ -36,7 +36,7 @@ async def relay() -> AsyncIterator[Relay]:
 
 @pytest.fixture
 async def open_table(relay: Relay) -> AsyncIterator[OpenTable]:
-    """Opens SSH tables (net.sshd) on 127.0.0.1, any free port, for the test's relay; all are
+    """Opens SSH tables (net.ssh.server) on 127.0.0.1, any free port, for the test's relay; all are
     stopped, their children hung up, when the test ends."""
     tables: list[SshTable] = []
 

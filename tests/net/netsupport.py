@@ -11,13 +11,13 @@ from typing import Any
 import msgpack
 from websockets.asyncio.client import ClientConnection, connect
 
-from net.client import RemoteLink
-from net.e2e import CRYPTO, Channel
-from net.host import NetHost
-from net.link import Message, TableLink
-from net.protocol import encode
-from net.relay import Relay
-from net.session import HostSession
+from net.host.authority import NetHost
+from net.peer.remote import RemoteLink
+from net.relay.server import Relay
+from net.table.link import Message, TableLink
+from net.table.session import HostSession
+from net.wire.channel import CRYPTO, Channel
+from net.wire.frames import encode
 
 TIMEOUT = 20.0
 

@@ -12,7 +12,7 @@ from typing import Any
 import asyncssh
 import pyte
 
-from net.sshd import SshTable
+from net.ssh.server import SshTable
 
 TIMEOUT = 30.0
 OpenTable = Callable[..., Awaitable[SshTable]]  # the `open_table` fixture (conftest.py)

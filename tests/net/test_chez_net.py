@@ -16,13 +16,13 @@ from typing import Any
 from netsupport import TIMEOUT, Player
 
 from engines import get_engine
-from net.client import RemoteLink
-from net.host import NetHost
-from net.host_link import HostLink
-from net.link import Message
-from net.relay import Relay
-from net.session import HostSession, SeatInfo
-from net.windows import TOO_LATE, WindowClock
+from net.host.authority import NetHost
+from net.host.link import HostLink
+from net.peer.remote import RemoteLink
+from net.relay.server import Relay
+from net.table.link import Message
+from net.table.session import HostSession, SeatInfo
+from net.table.windows import TOO_LATE, WindowClock
 
 GAME = "chez_geek"
 ENGINE = get_engine(GAME)

@@ -17,9 +17,13 @@ from test_net_cli import outcome, spawn
 from websockets.asyncio.client import connect
 from websockets.asyncio.server import ServerConnection, serve
 
-from net import codes, edwards, host_keys, store
-from net.client import JoinError, RemoteLink
-from net.e2e import (
+from net.host import keys
+from net.host.authority import NetHost
+from net.peer.remote import JoinError, RemoteLink
+from net.records import store
+from net.relay.server import Relay
+from net.wire import codes, edwards
+from net.wire.channel import (
     CRYPTO,
     ID_HOST,
     ID_PEER,
@@ -29,9 +33,7 @@ from net.e2e import (
     Spake2Peer,
     password,
 )
-from net.host import NetHost
-from net.protocol import ProtocolError, decode, encode
-from net.relay import Relay
+from net.wire.frames import ProtocolError, decode, encode
 
 
 def flip(data: bytes) -> bytes:
@@ -58,8 +60,8 @@ async def test_exchange_gives_both_sides_the_same_keys_and_a_wrong_code_other_on
 
 
 def test_our_arithmetic_gives_the_librarys_own_keys() -> None:
-    """net.e2e does SPAKE2's arithmetic itself (net.edwards, a clamped secret scalar): each of
-    its sides must agree with the spake2 package's other side, for any password."""
+    """net.wire.channel does SPAKE2's arithmetic itself (net.wire.edwards, a clamped secret
+    scalar): each of its sides must agree with the spake2 package's other side, for any password."""
     for pw in (b"pw", b"tabletop-tui v3 K7QX9MPAB3CD", bytes(range(40))):
         for peer, host in ((Spake2Peer, SPAKE2_B), (SPAKE2_A, Spake2Host)):
             a, b = peer(pw, idA=ID_PEER, idB=ID_HOST), host(pw, idA=ID_PEER, idB=ID_HOST)
@@ -221,7 +223,7 @@ async def test_tampered_replayed_and_reordered_frames_to_a_peer_change_nothing(
 async def test_a_wrong_code_fails_clearly_takes_no_seat_and_guesses_are_counted(
     relay: Relay, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(host_keys, "MAX_WRONG", 2)
+    monkeypatch.setattr(keys, "MAX_WRONG", 2)
     host = NetHost("schoene", 3, relay_url=relay.url, host_name="Hana", bot_delay=0,
                    keep_record=False)
     code = await host.open()
@@ -251,7 +253,7 @@ async def test_a_resumed_room_keeps_its_count_of_wrong_codes(
     from test_net_faults import close_all, crash
     from test_net_game import open_table
 
-    monkeypatch.setattr(host_keys, "MAX_WRONG", 2)
+    monkeypatch.setattr(keys, "MAX_WRONG", 2)
     host, _me, (pia, per) = await open_table(relay, seed=13)
     resumed: NetHost | None = None
     try:

@@ -3,8 +3,8 @@ writes, over a whole networked game of each game, holds no card, name, token or 
 
 What the relay may learn is who is in which room: the room code, connection ids, frame sizes
 and the routing fields of join (watch, seat id). Everything a peer or the host said is sealed
-(net.e2e); these tests look for it in the recorded bytes, after a positive control shows the
-recorder did see the room's clear envelope.
+(net.wire.channel); these tests look for it in the recorded bytes, after a positive control
+shows the recorder did see the room's clear envelope.
 """
 
 from __future__ import annotations
@@ -21,12 +21,12 @@ from netsupport import TIMEOUT, Player
 from websockets.asyncio.server import ServerConnection
 
 from engines import ENGINE_IDS, get_engine
-from net.client import RemoteLink
-from net.host import NetHost
-from net.host_link import HostLink
-from net.link import Message
-from net.protocol import unpack
-from net.relay import Limits, Relay
+from net.host.authority import NetHost
+from net.host.link import HostLink
+from net.peer.remote import RemoteLink
+from net.relay.server import Limits, Relay
+from net.table.link import Message
+from net.wire.frames import unpack
 from tui.i18n import _STRINGS
 
 # Per game: seats, lobby options that keep a game short, and the i18n prefix of its board.

@@ -1,4 +1,4 @@
-"""net.edwards against the `spake2` package's own Ed25519 arithmetic: every function must give
+"""net.wire.edwards against the `spake2` package's own Ed25519 arithmetic: every function must give
 the package's answer (it only computes it faster), on seeded random inputs and on the edge
 cases a hostile relay or peer could send (points off the curve, of small order, with a
 small-order part, non-canonical encodings)."""
@@ -12,7 +12,7 @@ import pytest
 from spake2 import ed25519_basic as lib
 from spake2.parameters.ed25519 import ParamsEd25519
 
-from net import edwards
+from net.wire import edwards
 
 BASE = lib.Base.XYTZ
 

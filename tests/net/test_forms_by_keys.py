@@ -9,8 +9,8 @@ from textual.pilot import Pilot
 from textual.widgets import Select
 
 from engines import get_engine
-from net.hosting import TABLE_RELAY_ENV
-from net.relay import Relay
+from net.host.hosting import TABLE_RELAY_ENV
+from net.relay.server import Relay
 from tui.app import TabletopApp
 from tui.screens.host import HostScreen
 from tui.screens.join import JoinScreen

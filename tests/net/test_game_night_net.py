@@ -8,9 +8,9 @@ import pytest
 from test_net_cli import outcome, spawn
 from test_net_tui import open_host_lobby, screen_of, until
 
-from net.client import RemoteLink
-from net.hosting import HostPlan
-from net.relay import Relay
+from net.host.hosting import HostPlan
+from net.peer.remote import RemoteLink
+from net.relay.server import Relay
 from tui.app import TabletopApp
 from tui.netplay import ChatPrompt, NetGameScreen
 from tui.screens.host import HostScreen

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from netsupport import Player
 
-from net.client import RemoteLink
-from net.host import NetHost
-from net.host_link import HostLink
-from net.relay import Relay
+from net.host.authority import NetHost
+from net.host.link import HostLink
+from net.peer.remote import RemoteLink
+from net.relay.server import Relay
 
 
 @pytest.mark.parametrize("allowed", [False, True])

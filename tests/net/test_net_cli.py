@@ -13,7 +13,7 @@ from pathlib import Path
 from netsupport import TIMEOUT, Player
 from test_net_faults import to_act
 
-from net.client import RemoteLink
+from net.peer.remote import RemoteLink
 
 CLI = [sys.executable, "-m", "tui.cli"]
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,12 +10,12 @@ import pytest
 from netsupport import Player
 from test_net_game import finish, open_table
 
-from net import store
-from net.client import RemoteLink
-from net.host import NetHost
-from net.host_link import HostLink
-from net.link import Message
-from net.relay import Relay
+from net.host.authority import NetHost
+from net.host.link import HostLink
+from net.peer.remote import RemoteLink
+from net.records import store
+from net.relay.server import Relay
+from net.table.link import Message
 
 
 def table(message: Message) -> bool:

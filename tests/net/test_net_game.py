@@ -8,10 +8,10 @@ from typing import Any
 
 from netsupport import TIMEOUT, Player, capture
 
-from net.client import RemoteLink
-from net.host import NetHost
-from net.host_link import HostLink
-from net.relay import Relay
+from net.host.authority import NetHost
+from net.host.link import HostLink
+from net.peer.remote import RemoteLink
+from net.relay.server import Relay
 
 
 async def open_table(relay: Relay, seed: int, names: tuple[str, ...] = ("Pia", "Per"),
@@ -82,7 +82,7 @@ async def test_no_frame_a_peer_receives_holds_another_players_chips(relay: Relay
     finally:
         await asyncio.gather(*(p.link.close() for p in [*peers, watcher]))
         await host.close()
-    from net.protocol import decode
+    from net.wire.frames import decode
 
     tables = 0
     for name, raws in frames.items():

@@ -7,10 +7,10 @@ import asyncio
 
 from test_net_tui import open_host_lobby, screen_of, until
 
-from net import store
-from net.client import JoinError, RemoteLink
-from net.hosting import HostPlan
-from net.relay import Relay
+from net.host.hosting import HostPlan
+from net.peer.remote import JoinError, RemoteLink
+from net.records import store
+from net.relay.server import Relay
 from tui.app import TabletopApp
 from tui.netplay import NetGameScreen
 from tui.screens.host import HostScreen

@@ -14,9 +14,9 @@ from test_net_game import finish, open_table
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from net.client import JoinError, RemoteLink
-from net.protocol import VERSION, encode
-from net.relay import Limits, Relay
+from net.peer.remote import JoinError, RemoteLink
+from net.relay.server import Limits, Relay
+from net.wire.frames import VERSION, encode
 
 
 async def test_bad_frames_get_error_frames_and_change_nothing(relay: Relay) -> None:

@@ -22,12 +22,16 @@ from test_net_faults import close_all, to_act
 from test_net_game import finish, open_table
 from websockets.asyncio.client import ClientConnection, connect
 
-from net import codes, discovery, fairness, signing, store
-from net.client import JoinError, RemoteLink
-from net.e2e import CRYPTO
-from net.host import NetHost
-from net.protocol import encode
-from net.relay import Limits, Relay
+from net import discovery
+from net.host.authority import NetHost
+from net.peer.remote import JoinError, RemoteLink
+from net.records import store
+from net.relay import tokens
+from net.relay.server import Limits, Relay
+from net.table import fairness
+from net.wire import codes
+from net.wire.channel import CRYPTO
+from net.wire.frames import encode
 
 
 async def away(host: NetHost, player: Player, seat: int = 1) -> None:
@@ -162,7 +166,7 @@ async def test_a_restarted_relay_gives_a_known_code_only_to_its_host() -> None:
         await relay.stop()  # the relay restarts: it remembers no rooms
         relay = Relay(Limits(sweep_every=0.2))
         await relay.start("127.0.0.1", port)
-        for token in (None, "guess", signing.host_token(b"x" * 32, code)):
+        for token in (None, "guess", tokens.host_token(b"x" * 32, code)):
             async with connect(relay.url) as squatter:
                 await squatter.send(encode("open", seq=1, code=code, host_token=token))
                 frame = msgpack.unpackb(await squatter.recv(), raw=False)
@@ -186,7 +190,7 @@ async def test_a_seat_token_is_never_sent_to_a_room_that_cannot_prove_its_host(
     try:
         squatter = await connect(fake.url, max_size=None)
         await squatter.send(encode("open", seq=1, code=host.room,
-                                   host_token=signing.host_token(b"attacker" * 4, host.room)))
+                                   host_token=tokens.host_token(b"attacker" * 4, host.room)))
         assert msgpack.unpackb(await squatter.recv(), raw=False)["t"] == "opened"
         heard: list[bytes] = []
 
@@ -313,7 +317,7 @@ def test_a_host_that_leaves_a_contribution_out_is_caught() -> None:
     secret, salt = 1234, fairness.new_salt()
     given = [[1, "aa11"], [2, "bb22"]]
     seed = fairness.joint_seed(secret, salt, given)
-    from net.session import HostSession, SeatInfo
+    from net.table.session import HostSession, SeatInfo
 
     game = HostSession("schoene", [SeatInfo(f"B{i}", "random") for i in range(3)], seed)
     game.run_bots()
@@ -371,7 +375,7 @@ async def test_the_relay_log_names_rooms_by_a_short_hash(relay: Relay,
     await host.close()
     await asyncio.sleep(0.1)
     text = caplog.text
-    assert signing.log_name(host.room) in text
+    assert tokens.log_name(host.room) in text
     assert host.room not in text and codes.display(host.room) not in text
 
 

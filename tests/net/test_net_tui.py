@@ -9,11 +9,11 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-from net import codes
-from net.client import RemoteLink
-from net.host import NetHost
-from net.hosting import HostPlan
-from net.relay import Relay
+from net.host.authority import NetHost
+from net.host.hosting import HostPlan
+from net.peer.remote import RemoteLink
+from net.relay.server import Relay
+from net.wire import codes
 from tui.app import TabletopApp
 from tui.netplay import NetGameScreen
 from tui.screens.host import HostScreen

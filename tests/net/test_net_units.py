@@ -13,10 +13,12 @@ from typing import Any
 import msgpack
 import pytest
 
-from net import codes, discovery, fairness
-from net.host import NetHost
-from net.protocol import MAX_FRAME, PEER_FRAMES, VERSION, ProtocolError, check, decode, encode
-from net.session import HostSession, SeatInfo
+from net import discovery
+from net.host.authority import NetHost
+from net.table import fairness
+from net.table.session import HostSession, SeatInfo
+from net.wire import codes
+from net.wire.frames import MAX_FRAME, PEER_FRAMES, VERSION, ProtocolError, check, decode, encode
 
 
 # -- join codes --------------------------------------------------------------------------------

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from net import records, store
-from net.session import HostSession, SeatInfo
+from net import records
+from net.records import store
+from net.table.session import HostSession, SeatInfo
 from tui import cli
 
 ENGINE = "schoko"

@@ -11,10 +11,10 @@ import pytest
 from netsupport import TIMEOUT, Player
 
 from net import records
-from net.client import RemoteLink
-from net.host import NetHost
-from net.host_link import HostLink
-from net.relay import Relay
+from net.host.authority import NetHost
+from net.host.link import HostLink
+from net.peer.remote import RemoteLink
+from net.relay.server import Relay
 
 ENGINE = "schoko"  # two seats, a few dozen moves
 

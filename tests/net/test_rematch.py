@@ -6,8 +6,8 @@ from __future__ import annotations
 from test_net_tui import open_host_lobby, screen_of, until
 from textual.pilot import Pilot
 
-from net.hosting import HostPlan
-from net.relay import Relay
+from net.host.hosting import HostPlan
+from net.relay.server import Relay
 from tui.app import TabletopApp
 from tui.netplay import NetGameScreen
 from tui.screens.host import HostScreen

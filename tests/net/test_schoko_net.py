@@ -17,11 +17,11 @@ from netsupport import TIMEOUT, Player, capture, play_recorded
 from engines import get_engine
 from engines.schoko.engine import REASONS
 from engines.schoko.tiles import TILE_IDS
-from net.client import RemoteLink
-from net.host import NetHost
-from net.host_link import HostLink
-from net.protocol import decode
-from net.relay import Relay
+from net.host.authority import NetHost
+from net.host.link import HostLink
+from net.peer.remote import RemoteLink
+from net.relay.server import Relay
+from net.wire.frames import decode
 
 GAME = "schoko"
 ENGINE = get_engine(GAME)

@@ -12,11 +12,11 @@ from typing import Any
 from netsupport import TIMEOUT, Player, capture, play_recorded
 
 from engines import get_engine
-from net.client import RemoteLink
-from net.host import NetHost
-from net.host_link import HostLink
-from net.protocol import decode
-from net.relay import Relay
+from net.host.authority import NetHost
+from net.host.link import HostLink
+from net.peer.remote import RemoteLink
+from net.relay.server import Relay
+from net.wire.frames import decode
 
 GAME = "skipbo_breakers"
 ENGINE = get_engine(GAME)

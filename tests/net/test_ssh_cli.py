@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from ssh_support import connect
 
-from net import store
-from net.hosting import TABLE_RELAY_ENV, HostPlan, open_room, start_relay
-from net.relay import Relay
-from net.sshd import HOST_KEY, SshConfig, fingerprint, hosting_with_table
+from net.host.hosting import TABLE_RELAY_ENV, HostPlan, open_room, start_relay
+from net.records import store
+from net.relay.server import Relay
+from net.ssh.server import HOST_KEY, SshConfig, fingerprint, hosting_with_table
 from tui.cli import main
 
 CLI = [sys.executable, "-m", "tui.cli"]

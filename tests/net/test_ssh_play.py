@@ -10,8 +10,8 @@ import re
 import asyncssh
 from ssh_support import OpenTable, Player, code_on, connect
 
-from net.hosting import HostPlan, open_room
-from net.relay import Relay
+from net.host.hosting import HostPlan, open_room
+from net.relay.server import Relay
 
 TURNS = 200  # more than any game of Schöne Sch#!?e takes when every person takes the card
 

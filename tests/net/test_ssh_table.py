@@ -10,12 +10,12 @@ import asyncssh
 import pytest
 from ssh_support import OpenTable, connect
 
-from net import sshd
-from net.relay import Relay
-from net.sshd import SshConfig, SshTable, Visitor, command_args
-from net.sshd_access import Access, identity, player_name
-from net.sshd_limits import AddressRate
-from net.sshd_pty import TERMINAL_RESET
+from net.relay.server import Relay
+from net.ssh import server
+from net.ssh.access import Access, identity, player_name
+from net.ssh.limits import AddressRate
+from net.ssh.pty import TERMINAL_RESET
+from net.ssh.server import SshConfig, SshTable, Visitor, command_args
 
 BOX_WIDTH = 44  # the menu's title box, centred on the screen
 
@@ -168,11 +168,11 @@ async def test_a_child_gets_the_clients_terminal_and_its_own_directories(
     assert env["LANG"] == "de_DE.UTF-8"
     assert "LD_PRELOAD" not in env and "LC_ALL" not in env
     assert "LINES" not in env and "COLUMNS" not in env  # they would pin the window's size
-    assert env["USER"] == "ada" and env[sshd.TABLE_RELAY_ENV] == relay.url
+    assert env["USER"] == "ada" and env[server.TABLE_RELAY_ENV] == relay.url
     home = Path(env["TABLETOP_TUI_HOME"])
     assert home.parent.name == ada.identity and home.is_dir()
     assert Path(env["TABLETOP_TUI_CONFIG"]).parent == home.parent
-    assert table.child_env(ada, "vt100; rm -rf", {})["TERM"] == sshd.DEFAULT_TERM
+    assert table.child_env(ada, "vt100; rm -rf", {})["TERM"] == server.DEFAULT_TERM
     assert table.child_argv(["join", "K7QX-9MPA"])[-2:] == ["--server", relay.url]
 
 

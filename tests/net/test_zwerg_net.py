@@ -18,12 +18,12 @@ from netsupport import TIMEOUT, Player, capture, play_recorded
 
 from engines import get_engine
 from engines.zwergenamulett.rules import CARD_IDS
-from net.client import RemoteLink
-from net.host import NetHost
-from net.host_link import HostLink
-from net.link import Message
-from net.protocol import decode
-from net.relay import Relay
+from net.host.authority import NetHost
+from net.host.link import HostLink
+from net.peer.remote import RemoteLink
+from net.relay.server import Relay
+from net.table.link import Message
+from net.wire.frames import decode
 
 GAME = "zwergenamulett"
 ENGINE = get_engine(GAME)

@@ -12,8 +12,9 @@ from textual.widgets import OptionList, Select, Static
 from tui_helpers import MAX_STEPS, settle, wait_for_board
 
 from engines import ENGINE_IDS, get_engine
-from net import records, store
-from net.session import HostSession, SeatInfo
+from net import records
+from net.records import store
+from net.table.session import HostSession, SeatInfo
 from tui import cli
 from tui.app import TabletopApp, local_app
 from tui.boards.base import GameBoard

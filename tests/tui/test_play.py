@@ -16,7 +16,7 @@ from tui_helpers import (
 )
 
 from engines import get_engine
-from net.session import SeatInfo
+from net.table.session import SeatInfo
 from tui.app import TabletopApp, local_app
 from tui.boards.base import GameBoard
 from tui.screens.game import GameScreen

@@ -12,8 +12,8 @@ from tui_helpers import game_screen, settle, wait_for_board
 
 import tui.app
 from engines import get_engine
-from net.link import LocalLink
-from net.session import HostSession, SeatInfo
+from net.table.link import LocalLink
+from net.table.session import HostSession, SeatInfo
 from tui import i18n, prefs
 from tui.app import TabletopApp, local_app
 from tui.boards.base import distinct_names

@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.pilot import Pilot
 
 from engines import ENGINE_IDS
-from net.link import LocalLink
+from net.table.link import LocalLink
 from tui.app import TabletopApp
 from tui.boards.base import GameBoard
 from tui.screens.game import GameScreen

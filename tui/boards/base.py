@@ -110,7 +110,7 @@ class Table:
     players: list[dict[str, Any]]  # {"name", "bot", optionally "connected"} per seat
     result: dict[str, Any] | None = None
     local_seats: tuple[int, ...] = field(default_factory=tuple)
-    clock: dict[str, Any] | None = None  # an open interrupt window's countdown (net.windows)
+    clock: dict[str, Any] | None = None  # an open interrupt window's countdown (net.table.windows)
     # Whether "h" may ask the expert for a hint: always at a local table, at a networked one
     # only when its host allows it.
     hints: bool = True

@@ -19,8 +19,8 @@ from textual.message import Message
 from textual.widgets import Footer, Static
 
 from engines import get_engine
-from net import codes
-from net.link import TableLink
+from net.table.link import TableLink
+from net.wire import codes
 from tui import boards, prefs
 from tui.boards.base import GameBoard, Table
 from tui.i18n import language, tr

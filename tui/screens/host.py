@@ -13,7 +13,7 @@ from textual.content import Content
 from textual.widgets import Button, Footer, Input, Select, Static, Switch
 
 from engines import ENGINE_IDS, get_engine
-from net.hosting import HostPlan, open_room, table_relay
+from net.host.hosting import HostPlan, open_room, table_relay
 from tui import boards, prefs
 from tui.i18n import tr
 from tui.screens.base import MAX_NAME, KeySpec, TableScreen

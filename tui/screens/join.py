@@ -10,9 +10,9 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
 from textual.widgets import Button, Footer, Input, Static, Switch
 
-from net import codes
-from net.client import JoinError, RemoteLink
-from net.hosting import table_relay
+from net.host.hosting import table_relay
+from net.peer.remote import JoinError, RemoteLink
+from net.wire import codes
 from tui import prefs
 from tui.i18n import tr
 from tui.screens.base import MAX_NAME, KeySpec, TableScreen

@@ -13,7 +13,7 @@ from textual.content import Content
 from textual.widgets import Button, Footer, Input, Select, Static, Switch
 
 from engines import get_engine
-from net.session import SeatInfo
+from net.table.session import SeatInfo
 from tui import boards, prefs
 from tui.i18n import tr
 from tui.screens.base import MAX_NAME, KeySpec, TableScreen

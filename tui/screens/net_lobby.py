@@ -15,11 +15,11 @@ from textual.content import Content
 from textual.widgets import Button, Footer, Input, Static, Switch
 
 from engines import get_engine
-from net import codes
-from net.client import RemoteLink
-from net.host_link import HostLink
-from net.hosting import Room
-from net.link import Message
+from net.host.hosting import Room
+from net.host.link import HostLink
+from net.peer.remote import RemoteLink
+from net.table.link import Message
+from net.wire import codes
 from tui import boards
 from tui.i18n import tr
 from tui.netplay import NetGameScreen, hosting_warning

@@ -11,7 +11,7 @@ from typing import Any
 
 from textual.screen import Screen
 
-from net.host import NetHost
+from net.host.authority import NetHost
 from tui.i18n import register, tr
 from tui.screens.overlays import ConfirmScreen
 

@@ -1,7 +1,7 @@
 """The peer side: a table on another machine, behind the relay, as a `TableLink`.
 
 `RemoteLink` delivers exactly the messages `LocalLink` does (sync, update, error, chat,
-presence; see net.link), so a game screen cannot tell a remote table from a local one. It adds
+presence; see net.table.link), so a game screen cannot tell a remote table from a local one. It adds
 what only networked play has:
   {"type": "welcome", "seat", "name", "code", "engine", "options", "commitment"}
   {"type": "lobby", "engine", "options", "seats", "timer", "takeover"}
@@ -10,16 +10,16 @@ what only networked play has:
   {"type": "connection", "state", "message"}          state: reconnecting, connected,
                                                       host_away, host_back, closed
 and, once the game is over, result["verified"] (bool) and result["verify_note"] (a sentence)
-from the fair-shuffle check (net.fairness).
+from the fair-shuffle check (net.table.fairness).
 
-Everything between this peer and the host travels sealed (net.e2e): the join code's secret
+Everything between this peer and the host travels sealed (net.wire.channel): the join code's secret
 part keys a SPAKE2 exchange on every join, rejoin and reconnect, and the relay sees only the
 room code. A frame the relay tampered with, replayed or reordered is refused and reported. A
 dropped connection is retried for a while with the seat token (kept in the user's data
 directory per join code), and the host answers a rejoin with a fresh sync. The token itself is
-sent only once the host has proved it holds the room's host token (net.signing): a squatter on
+sent only once the host has proved it holds the room's host token (net.relay.tokens): a squatter on
 the code learns nothing from a rejoining peer. When the host deals, this peer adds its own
-random part to the seed (net.fairness) and checks at the end that it went in.
+random part to the seed (net.table.fairness) and checks at the end that it went in.
 """
 
 from __future__ import annotations
@@ -36,10 +36,14 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from engines.base import Move
-from net import codes, discovery, fairness, records, signing, store
-from net.e2e import CRYPTO, WRONG_CODE, Channel, Crypto, Exchange, Refused
-from net.link import Message, TableLink
-from net.protocol import (
+from net import discovery, records
+from net.records import store
+from net.relay import tokens
+from net.table import fairness
+from net.table.link import Message, TableLink
+from net.wire import codes
+from net.wire.channel import CRYPTO, WRONG_CODE, Channel, Crypto, Exchange, Refused
+from net.wire.frames import (
     HOST_ENVELOPES,
     HOST_TO_PEER,
     RELAY_FRAMES,
@@ -171,7 +175,7 @@ class RemoteLink(TableLink):
         self._sent.clear()
         self._resent.clear()
         # With a seat to reclaim, name it only by its hash plus a fresh nonce; the token goes
-        # out after the host's proof (net.signing).
+        # out after the host's proof (net.relay.tokens).
         exchange = await starting
         ids = self._seat_ids()
         await ws.send(encode("join", seq=self._seq, code=self.room, watch=self.watch,
@@ -225,7 +229,7 @@ class RemoteLink(TableLink):
         proving = self.token is not None and self.proof_key is not None
         self._nonce = secrets.token_hex(16) if proving else None
         return {"nonce": self._nonce,
-                "seat_id": signing.seat_id(self.token or "") if proving else None}
+                "seat_id": tokens.seat_id(self.token or "") if proving else None}
 
     def _open_first(self, frame: Frame) -> Frame:
         """A sealed frame while joining; JoinError if the host's first one shows a wrong code."""
@@ -252,7 +256,7 @@ class RemoteLink(TableLink):
     async def _answer_proof(self, ws: ClientConnection, proof: str) -> None:
         """Send the seat token if, and only if, the host proved it holds the room."""
         if not (self._nonce and self.proof_key and self.token
-                and signing.proves(self.proof_key, self._nonce, proof)):
+                and tokens.proves(self.proof_key, self._nonce, proof)):
             await ws.close()
             raise JoinError("unproven", "this room's host could not prove it is the host that "
                                         "gave you your seat; your seat token was not sent")

@@ -1,7 +1,7 @@
 """The authoritative table: one engine state, the move record, the public event log.
 
 A local game and a networked game both run exactly this object on the hosting machine; only
-what carries its messages differs (see `net.link`). Keeping the record (engine, options, seed,
+what carries its messages differs (see `net.table.link`). Keeping the record (engine, options, seed,
 players, moves) here is what makes replays, crash recovery and the fair-shuffle check possible.
 """
 
@@ -15,7 +15,7 @@ from typing import Any
 
 from engines import Engine, IllegalMove, get_engine
 from engines.base import Move, check_seat
-from net.windows import WindowClock
+from net.table.windows import WindowClock
 
 BOT_LEVELS = ("random", "strong", "expert")
 

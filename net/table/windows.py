@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from engines.base import Move
 
 if TYPE_CHECKING:
-    from net.session import HostSession
+    from net.table.session import HostSession
 
 PASS: Move = {"type": "pass"}
 # How many closed windows are remembered, to tell a late answer from a merely stale one.
@@ -34,7 +34,7 @@ TOO_LATE = "Too late: that window closed before your answer arrived, and nothing
 
 
 class SeatLike(Protocol):
-    """What the driver knows of a seat (net.seats.Seat)."""
+    """What the driver knows of a seat (net.host.seats.Seat)."""
 
     bot: str | None
     auto: bool

@@ -14,9 +14,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from net import records, store
-from net.seats import Seat
-from net.session import HostSession
+from net import records
+from net.host.seats import Seat
+from net.records import store
+from net.table.session import HostSession
 
 
 def new_path(code: str) -> Path:

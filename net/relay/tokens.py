@@ -20,7 +20,7 @@ import os
 import secrets
 from pathlib import Path
 
-from net import store
+from net.records import store
 
 _SECRET_FILE = "relay-secret"
 

@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from engines import ENGINE_IDS, Engine, IllegalMove, get_engine
-from net import store
-from net.session import HostSession, SeatInfo
+from net.records import store
+from net.table.session import HostSession, SeatInfo
 
 # The format this code writes and the newest it reads; raise it when a change would make an
 # older reader misread a record, and keep reading every older version.

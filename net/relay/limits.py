@@ -9,7 +9,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from net.protocol import MAX_FRAME
+from net.wire.frames import MAX_FRAME
 
 
 @dataclass

@@ -2,14 +2,14 @@
 with nothing installed on their side and no account on ours.
 
 Every session runs the ordinary command-line app (`python -m tui.cli`) as a child process on a
-pseudo-terminal of its own (net.sshd_pty), never inside this process: Textual apps share
+pseudo-terminal of its own (net.ssh.pty), never inside this process: Textual apps share
 process-wide state, and one busy table would stall the others. This process only moves bytes
 between each SSH channel and its child, so it also runs the relay that the children host and
 join on: rooms opened over SSH are ordinary rooms, shared with local and LAN players.
 
 What a player may ask for is the menu (no command), `join CODE` or `watch CODE`; anything
 else, a session without a terminal, or a limit reached gets one clear line and the door.
-Each player (a key, or a name when there is no key; see net.sshd_access) has a data
+Each player (a key, or a name when there is no key; see net.ssh.access) has a data
 directory of their own under ours, holding their settings and seat tokens, so a player whose
 connection dropped reconnects with the same key and is back in their seat.
 """
@@ -33,11 +33,12 @@ from typing import TypeVar
 import asyncssh
 
 import net
-from net import codes, store
-from net.hosting import TABLE_RELAY_ENV, HostPlan, start_relay
-from net.sshd_access import Access, identity, player_name
-from net.sshd_limits import AddressRate, SshLimits
-from net.sshd_pty import TERMINAL_RESET, PtyChild
+from net.host.hosting import TABLE_RELAY_ENV, HostPlan, start_relay
+from net.records import store
+from net.ssh.access import Access, identity, player_name
+from net.ssh.limits import AddressRate, SshLimits
+from net.ssh.pty import TERMINAL_RESET, PtyChild
+from net.wire import codes
 
 log = logging.getLogger("tabletop.sshd")
 T = TypeVar("T")
@@ -231,7 +232,7 @@ def player_dir(ident: str) -> Path:
 
 
 class TableDoor(asyncssh.SSHServer):
-    """One SSH connection: who it is (see net.sshd_access) and its sessions."""
+    """One SSH connection: who it is (see net.ssh.access) and its sessions."""
 
     def __init__(self, table: SshTable) -> None:
         self.table = table
@@ -515,7 +516,7 @@ async def hosting_with_table(config: SshConfig, plan: HostPlan, say: Callable[[s
 
 def serve_with_ssh(host: str, port: int, config: SshConfig) -> int:
     """`tabletop-tui serve --ssh PORT`: the relay and the SSH server in one process."""
-    from net.relay import Relay
+    from net.relay.server import Relay
 
     logging.basicConfig(stream=sys.stderr, level=logging.INFO,
                         format="%(asctime)s %(name)s %(message)s")

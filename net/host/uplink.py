@@ -3,7 +3,7 @@
 Everything the host sends is queued with `post` (or `kick`) in an outbox that a single writer
 task flushes in order, batched into "send" frames: no two moves can interleave their
 broadcasts, and a move costs one relay frame however many peers there are. `post` seals each
-payload for each receiver with that connection's channel (net.e2e), in the order posted, so
+payload for each receiver with that connection's channel (net.wire.channel), in the order posted, so
 counters and the outbox agree; a connection without a channel gets nothing sealed. If the connection
 drops, the uplink reopens the room with its code and host token for `reconnect_for` seconds,
 so a network hiccup does not end the game. It knows frames, not games: what the frames mean
@@ -22,8 +22,8 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from net.e2e import Channel
-from net.protocol import WS_MAX_SIZE, ProtocolError, decode, encode
+from net.wire.channel import Channel
+from net.wire.frames import WS_MAX_SIZE, ProtocolError, decode, encode
 
 log = logging.getLogger("tabletop.host")
 

@@ -30,8 +30,8 @@ from spake2.spake2 import (
     ReflectionThwarted,
 )
 
-from net import edwards
-from net.protocol import VERSION, ProtocolError, unpack
+from net.wire import edwards
+from net.wire.frames import VERSION, ProtocolError, unpack
 
 ID_PEER, ID_HOST = b"tabletop-tui peer", b"tabletop-tui host"
 TO_PEER, TO_HOST = b"host to peer", b"peer to host"  # the two directions, in KDF and AAD
@@ -121,7 +121,7 @@ class SealedChannel:
 
 class _Fast:
     """The `spake2` package's SPAKE2 (its parameters, password scalar, messages, transcript and
-    key) with net.edwards doing the arithmetic, about five times faster. Two choices beyond the
+    key) with net.wire.edwards doing the arithmetic, about five times faster. Two choices beyond the
     package's: the secret scalar is clamped like an X25519 key, a multiple of 8, so the shared
     point is K = x·(Y - w·N) with the cofactor cleared as RFC 9382 does, in place of the
     package's slower check that Y lies in the prime-order subgroup (a small-order part of Y

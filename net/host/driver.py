@@ -10,9 +10,9 @@ from __future__ import annotations
 import asyncio
 
 from engines.base import Move
-from net.seats import Seat
-from net.session import HostSession
-from net.windows import next_unmanned_answer
+from net.host.seats import Seat
+from net.table.session import HostSession
+from net.table.windows import next_unmanned_answer
 
 
 async def unmanned_move(
@@ -27,7 +27,7 @@ async def unmanned_move(
     """The next move for a seat without a person at state `state_no`, once it is due:
     (seat, move, whether a person's time ran out). None if nobody is due, or if the table
     moved on meanwhile. Bot seats play at their own `bot` level; the rest at `level`."""
-    if session.windows.open:  # an interrupt window runs on its own clock (net.windows)
+    if session.windows.open:  # an interrupt window runs on its own clock (net.table.windows)
         return await next_unmanned_answer(session, seats, state_no, level)
     to_act = session.engine.to_act(session.state)
     robots = [s for s in to_act if seats[s].bot or seats[s].auto]

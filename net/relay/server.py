@@ -11,9 +11,9 @@ Delivery never waits for a receiver: frames are written with `websockets.broadca
 backpressure), a peer whose unsent bytes pile up past a cap is cut as too slow, and closing a
 connection runs in its own task. So one slow, flooding or half-closed connection can delay
 nobody else's frames. Room codes belong to their hosts through signed host tokens (see
-net.signing), so a restarted relay hands a known code to nobody but its host.
+net.relay.tokens), so a restarted relay hands a known code to nobody but its host.
 
-Limits live in `net.relay_limits.Limits` so tests can tighten them; docs/protocol.md lists
+Limits live in `net.relay.limits.Limits` so tests can tighten them; docs/protocol.md lists
 the defaults.
 """
 
@@ -32,8 +32,10 @@ from websockets.asyncio.server import Server, ServerConnection, broadcast, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 
-from net import codes, signing
-from net.protocol import (
+from net.relay import tokens
+from net.relay.limits import Limits, WrongCodeGuard
+from net.wire import codes
+from net.wire.frames import (
     HOST_FRAMES,
     PEER_FRAMES,
     WS_MAX_SIZE,
@@ -44,7 +46,6 @@ from net.protocol import (
     encode,
     unpack,
 )
-from net.relay_limits import Limits, WrongCodeGuard
 
 __all__ = ["Limits", "Relay", "serve_forever"]
 
@@ -119,7 +120,7 @@ class Relay:
 
     def __init__(self, limits: Limits | None = None, secret: bytes | None = None) -> None:
         self.limits = limits or Limits()
-        self.secret = secret or signing.relay_secret()
+        self.secret = secret or tokens.relay_secret()
         self.rooms: dict[str, Room] = {}
         self.by_addr: dict[str, set[str]] = {}
         self.conns: set[Conn] = set()
@@ -340,7 +341,7 @@ class Relay:
             except codes.BadCode as exc:
                 self._cut(conn, "bad_code", str(exc))
                 return None
-            if not signing.owns(self.secret, code, token):
+            if not tokens.owns(self.secret, code, token):
                 self._cut(conn, "code_taken",
                           "that code belongs to another host: reopening a room needs its host "
                           "token, and a new room gets a new code")
@@ -355,11 +356,11 @@ class Relay:
                 self._cut(room.host, "replaced", "the host reconnected elsewhere")
         room.host = conn
         conn.room = room
-        log.info("room %s opened by %s", signing.log_name(code), conn.addr)
+        log.info("room %s opened by %s", tokens.log_name(code), conn.addr)
         return room
 
     def _new_room(self, code: str, addr: str) -> Room:
-        room = self.rooms[code] = Room(code, signing.host_token(self.secret, code), addr)
+        room = self.rooms[code] = Room(code, tokens.host_token(self.secret, code), addr)
         self.by_addr.setdefault(addr, set()).add(code)
         return room
 
@@ -411,7 +412,7 @@ class Relay:
                 owned.discard(room.code)
                 if not owned:
                     del self.by_addr[room.owner]
-        log.info("room %s closed: %s", signing.log_name(room.code), reason)
+        log.info("room %s closed: %s", tokens.log_name(room.code), reason)
 
     # -- peers ------------------------------------------------------------------------------
     async def _peer(self, conn: Conn, frame: Frame, raw: bytes) -> None:

@@ -4,8 +4,8 @@ game screen as a peer's, without the network in between."""
 from __future__ import annotations
 
 from engines.base import Move
-from net.host import NetHost
-from net.link import TableLink
+from net.host.authority import NetHost
+from net.table.link import TableLink
 
 
 class HostLink(TableLink):

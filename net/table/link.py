@@ -27,8 +27,8 @@ from collections.abc import Callable
 from typing import Any
 
 from engines.base import IllegalMove, Move
-from net import windows
-from net.session import HostSession, StaleMove
+from net.table import windows
+from net.table.session import HostSession, StaleMove
 
 Message = dict[str, Any]
 MessageListener = Callable[[Message], None]
@@ -138,7 +138,7 @@ class LocalLink(TableLink):
     async def _play_bots(self) -> None:
         """Bots move one at a time, paced so people can follow what they did; in an interrupt
         window they answer at once, and its countdown lets it go for silent people
-        (net.windows)."""
+        (net.table.windows)."""
         while (pending := await windows.next_local(self.session, self.bot_delay)) is not None:
             events = self.session.submit(*pending)
             self._broadcast(events)

@@ -11,9 +11,9 @@ import contextlib
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from net.link import Message
-from net.seats import Peer
-from net.uplink import Uplink
+from net.host.seats import Peer
+from net.host.uplink import Uplink
+from net.table.link import Message
 
 Listener = Callable[[Message], None]
 

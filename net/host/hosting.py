@@ -13,14 +13,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from net import discovery, store
-from net.host import NetHost
-from net.relay import Relay
+from net import discovery
+from net.host.authority import NetHost
+from net.records import store
+from net.relay.server import Relay
 
 log = logging.getLogger("tabletop.hosting")
 
 # The relay a table's own players use unless they name another: set by the SSH server
-# (net.sshd) for its sessions, so rooms opened over SSH live on the relay it runs.
+# (net.ssh.server) for its sessions, so rooms opened over SSH live on the relay it runs.
 TABLE_RELAY_ENV = "TABLETOP_TUI_SERVER"
 
 
@@ -48,7 +49,7 @@ class HostPlan:
 async def start_relay(plan: HostPlan, say: Callable[[str], None]) -> tuple[Relay | None, str]:
     """The relay a host uses: `server`, else one started here (127.0.0.1, or every interface
     with `lan`). If the port is taken, assume a relay already runs there and use it.
-    A session of an SSH table (net.sshd) never starts one: a stranger at the table must not
+    A session of an SSH table (net.ssh.server) never starts one: a stranger at the table must not
     open ports or advertise rooms on the server's network, so an empty relay field means the
     table's relay."""
     if plan.server:

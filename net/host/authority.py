@@ -7,11 +7,11 @@ applied move each connection gets only its own view; spectators get the public o
 also runs the lobby, the chat and the presence list, and writes the game record as it goes so
 that `tabletop-tui host --resume` can continue after a crash.
 
-It leaves the connection and the ordered, batched sending to `net.uplink`, the key exchanges
-and the opening of sealed frames to `net.host_keys` (the relay reads none of it), the seating
-rules to `net.seats` and the choice of bot and timer moves to `net.driver`. All state changes happen
-in plain (non-async) methods on the event loop and only queue frames, so no two moves can
-interleave their broadcasts.
+It leaves the connection and the ordered, batched sending to `net.host.uplink`, the key
+exchanges and the opening of sealed frames to `net.host.keys` (the relay reads none of it), the
+seating rules to `net.host.seats` and the choice of bot and timer moves to `net.host.driver`.
+All state changes happen in plain (non-async) methods on the event loop and only queue frames,
+so no two moves can interleave their broadcasts.
 """
 
 from __future__ import annotations
@@ -26,12 +26,19 @@ from typing import Any
 
 from engines import IllegalMove, get_engine
 from engines.base import TEST_OPTIONS, Move
-from net import codes, fairness, host_record, signing, store
-from net.audience import Audience, Listener
-from net.driver import unmanned_move
-from net.host_keys import Keyring
-from net.link import Message, table_message
-from net.protocol import (
+from net.host import resume
+from net.host.audience import Audience, Listener
+from net.host.driver import unmanned_move
+from net.host.keys import Keyring
+from net.host.seats import Peer, Seat, bot_seat, clean_text, new_token, players, seat_for
+from net.host.uplink import Uplink
+from net.records import store
+from net.relay import tokens
+from net.table import fairness
+from net.table.link import Message, table_message
+from net.table.session import BOT_LEVELS, HostSession, SeatInfo, StaleMove
+from net.wire import codes
+from net.wire.frames import (
     MAX_CHAT,
     MAX_NAME,
     PEER_FRAMES,
@@ -43,9 +50,6 @@ from net.protocol import (
     decode,
     is_plain,
 )
-from net.seats import Peer, Seat, bot_seat, clean_text, new_token, players, seat_for
-from net.session import BOT_LEVELS, HostSession, SeatInfo, StaleMove
-from net.uplink import Uplink
 
 log = logging.getLogger("tabletop.host")
 
@@ -167,7 +171,7 @@ class NetHost:
 
     def add_listener(self, listener: Listener) -> None:
         """`listener(message)` hears what the host's own terminal should show: lobby changes,
-        chat, presence, notices, and the table for local seats (see net.link)."""
+        chat, presence, notices, and the table for local seats (see net.table.link)."""
         self.audience.add_listener(listener)
 
     def remove_listener(self, listener: Listener) -> None:
@@ -268,7 +272,7 @@ class NetHost:
         self._save_header()  # a resumed room must not grant a guesser fresh tries
 
     def _sealed(self, cid: int, payload: Frame, seq: int) -> None:
-        """A payload a peer sealed (net.host_keys opened it): its hello first, then the game."""
+        """A payload a peer sealed (net.host.keys opened it): its hello first, then the game."""
         try:
             frame = check(payload, PEER_SEALED)
         except ProtocolError as exc:
@@ -302,16 +306,16 @@ class NetHost:
     # -- joining and leaving -----------------------------------------------------------------
     def _hello(self, cid: int, frame: Frame) -> None:
         """A join. One that names a seat (by the hash of its token) first gets the host's
-        proof and sends the token only then (`claim`); see net.signing."""
+        proof and sends the token only then (`claim`); see net.relay.tokens."""
         seat_id, nonce = frame.get("seat_id"), frame.get("nonce")
-        token = next((t for s in self.seats for t in s.tokens if signing.seat_id(t) == seat_id),
+        token = next((t for s in self.seats for t in s.tokens if tokens.seat_id(t) == seat_id),
                      None) if seat_id and nonce else None
         if token is None or self.uplink.host_token is None:
             self._join(cid, frame, None)
             return
         self._proving[cid] = frame
-        key = signing.proof_key(self.uplink.host_token, token)
-        self.uplink.post([cid], "proof", proof=signing.proof(key, str(nonce)))
+        key = tokens.proof_key(self.uplink.host_token, token)
+        self.uplink.post([cid], "proof", proof=tokens.proof(key, str(nonce)))
 
     def _claim(self, cid: int, frame: Frame, token: str) -> None:
         if not any(seat.holds(token) for seat in self.seats):
@@ -350,7 +354,7 @@ class NetHost:
                 seat.spare.append(token)
             seat.claim(cid, None if self.started else name)
             token, name = token or seat.token, seat.name
-            proof_key = signing.proof_key(self.uplink.host_token or "", token)
+            proof_key = tokens.proof_key(self.uplink.host_token or "", token)
             if self.started:
                 self._save_header()
             self._vouch()
@@ -406,7 +410,7 @@ class NetHost:
 
     def _vouch(self) -> None:
         """Tell the relay which seat ids own a seat here: their people always get in."""
-        ids = [signing.seat_id(t) for seat in self.seats for t in seat.tokens]
+        ids = [tokens.seat_id(t) for seat in self.seats for t in seat.tokens]
         self.uplink.vouch(ids)
 
     def _drop(self, cid: int) -> None:
@@ -515,7 +519,7 @@ class NetHost:
     # -- the game and its record ---------------------------------------------------------------
     def start(self) -> None:
         """Close the lobby (empty seats get bots) and make the seed: commit to the host's
-        secret, collect the seated peers' contributions, then deal (see net.fairness). With a
+        secret, collect the seated peers' contributions, then deal (see net.table.fairness). With a
         fixed seed (`seed=`), or nobody to ask, it deals at once."""
         self._check_lobby()
         for i, seat in enumerate(self.seats):
@@ -597,7 +601,7 @@ class NetHost:
 
     def _header(self) -> dict[str, Any]:
         assert self.session is not None
-        return host_record.header(self.session, {
+        return resume.header(self.session, {
             "code": self.room, "join_secret": self.keys.secret,
             "host_token": self.uplink.host_token, "salt": self.salt,
             "commitment": self.commitment, "tokens": [s.token for s in self.seats],
@@ -613,12 +617,12 @@ class NetHost:
             self._record(self._rewrite_record)
 
     def _open_record(self) -> None:
-        self.record_path = host_record.new_path(self.room)
+        self.record_path = resume.new_path(self.room)
         self._writer = store.RecordWriter(self.record_path, self._header(), [])
 
     def _rewrite_record(self) -> None:
         assert self._writer is not None and self.session is not None
-        self._writer = host_record.rewrite(self._writer, self._header(), self.session)
+        self._writer = resume.rewrite(self._writer, self._header(), self.session)
 
     def _record(self, write: Callable[[], None]) -> None:
         """One write to the game record. If the disk refuses (full, read-only, no such
@@ -638,10 +642,10 @@ class NetHost:
     def resume(cls, path: Path, relay_url: str, **kwargs: Any) -> NetHost:
         """A host continuing the game recorded at `path`. ValueError if it cannot, also for a
         damaged record (a crash may have cut it short, or someone edited it)."""
-        header, moves, net = host_record.load(path)
+        header, moves, net = resume.load(path)
         try:
             host = cls(header["engine"], len(header["players"]), header["options"],
-                       relay_url=relay_url, host_name=host_record.host_name(header, net),
+                       relay_url=relay_url, host_name=resume.host_name(header, net),
                        level=net.get("level", "strong"), timer=net.get("timer"),
                        takeover=net.get("takeover"), **kwargs)
             host.session = HostSession.from_record({**header, "moves": moves})
@@ -655,7 +659,7 @@ class NetHost:
             host.contributions = net.get("contributions", [])
             if net.get("fixed"):
                 host.seed = host.session.seed
-            host.seats[:] = host_record.seats(header, net)
+            host.seats[:] = resume.seats(header, net)
         except (KeyError, TypeError, ValueError, AttributeError, IllegalMove) as exc:
             raise ValueError(f"the record {path.name} is damaged and cannot be resumed "
                              f"({type(exc).__name__}: {exc})") from None

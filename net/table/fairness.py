@@ -24,7 +24,7 @@ import msgpack
 
 from engines import IllegalMove
 from engines.base import TEST_OPTIONS
-from net.session import HostSession, SeatInfo
+from net.table.session import HostSession, SeatInfo
 
 
 def new_salt() -> str:

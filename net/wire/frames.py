@@ -15,8 +15,8 @@ import msgpack
 
 # 2: seat tokens travel only after the host's proof ("proof", "claim"), joint seeds
 # ("commit", "contribute"), signed host tokens ("seats"), errors name the refused frame's seq.
-# 3: end-to-end encryption (net.e2e): 12-symbol join codes whose last 4 never reach the relay,
-# a SPAKE2 exchange ("pake") on join, and every host<->peer payload "sealed".
+# 3: end-to-end encryption (net.wire.channel): 12-symbol join codes whose last 4 never reach the
+# relay, a SPAKE2 exchange ("pake") on join, and every host<->peer payload "sealed".
 VERSION = 3
 # Largest frame a relay accepts from a connection (bytes); views and records fit easily.
 MAX_FRAME = 64 * 1024
@@ -101,7 +101,7 @@ PEER_FRAMES: dict[str, dict[str, tuple[type, ...]]] = {
     "sealed": {"seq": INT, "n": INT, "data": BIN},
 }
 
-# What a peer's "sealed" frames hold (net.e2e): its hello first, then the game.
+# What a peer's "sealed" frames hold (net.wire.channel): its hello first, then the game.
 PEER_SEALED: dict[str, dict[str, tuple[type, ...]]] = {
     "hello": {"name": STR, "watch": BOOL, "seat_id": (str, OPT), "nonce": (str, OPT)},
     "claim": {"token": STR},

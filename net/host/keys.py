@@ -1,6 +1,6 @@
 """The host's side of every key exchange, and the door every sealed frame comes through.
 
-Each side of SPAKE2 costs about a millisecond even with net.edwards, so the host keeps its
+Each side of SPAKE2 costs about a millisecond even with net.wire.edwards, so the host keeps its
 work off a joiner's critical path: one exchange is always started ahead, in idle time (after
 opening the room, and a moment after each join), so its message goes back at once, and the
 host computes its own finish in a worker thread while the message travels and the peer
@@ -17,10 +17,10 @@ import logging
 from collections.abc import Callable
 from itertools import count
 
-from net import codes
-from net.e2e import CRYPTO, WRONG_CODE, Channel, Crypto, Exchange, Refused
-from net.protocol import Frame, ProtocolError
-from net.uplink import Uplink
+from net.host.uplink import Uplink
+from net.wire import codes
+from net.wire.channel import CRYPTO, WRONG_CODE, Channel, Crypto, Exchange, Refused
+from net.wire.frames import Frame, ProtocolError
 
 log = logging.getLogger("tabletop.host")
 

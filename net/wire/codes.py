@@ -3,7 +3,7 @@
 A join code is 12 symbols of Crockford's base32 alphabet (digits and capitals without I, L, O,
 U), shown as three groups of four: `K7QX-9MPA-B3CD`. The first 8 (40 bits, drawn by the relay)
 are the room code: the relay routes by it. The last 4 (20 bits, drawn by the host) are the
-secret that keys the end-to-end encryption (net.e2e) and never reach the relay. Typing is
+secret that keys the end-to-end encryption (net.wire.channel) and never reach the relay. Typing is
 forgiving: case, spaces and dashes do not matter, and the letters people confuse with digits
 (O, I, L) are read as the digits they look like. The relay stores room codes in normal form.
 """

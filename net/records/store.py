@@ -50,7 +50,8 @@ def _tokens_path() -> Path:
 def load_token(code: str, name: str) -> tuple[str, str, str | None] | None:
     """(token, name, proof key) this user got for the room `code` under `name` (any name if
     empty). Keyed by name too, so two people sharing one account on a shared machine keep
-    apart. The proof key lets the peer check the host before sending the token (net.signing)."""
+    apart. The proof key lets the peer check the host before sending the token
+    (net.relay.tokens)."""
     try:
         tokens = json.loads(_tokens_path().read_text(encoding="utf-8"))
     except (OSError, ValueError):

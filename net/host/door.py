@@ -1,0 +1,210 @@
+"""Who comes in, to which seat, and who leaves: joins, seat claims by token, reclaims by name,
+drops and bot takeovers, and the peers checking in again after the host came back.
+
+A join that names a seat (by the hash of its token, net.relay.tokens) first gets the host's
+proof and sends the token only then (`claim`), so a squatter on the room code learns nothing
+usable. The rules of who may sit where are net.host.seats; this is their door.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from net.host.seats import Peer, Seat, clean_text, new_token, seat_for
+from net.relay import tokens
+from net.wire.frames import MAX_NAME, Frame
+
+if TYPE_CHECKING:
+    from net.host.authority import NetHost
+
+# Seconds a reclaim by name waits for the host's yes before it is refused.
+RECLAIM_WAIT = 120.0
+
+
+class Door:
+    """The comings and goings of one `NetHost`'s room."""
+
+    def __init__(self, host: NetHost) -> None:
+        self.host = host
+        # A person at the host's terminal answers reclaims by name ({"type": "reclaim"} to the
+        # listeners, then `answer_reclaim`); a headless host refuses them.
+        self.attended = False
+        self.reclaims: dict[int, tuple[int, str]] = {}  # cid -> (seat, name) awaiting a yes
+        self.proving: dict[int, Frame] = {}  # cid -> its join frame, until it claims
+        self.returning: set[int] = set()  # cids in the reopened room, until they "rejoin"
+
+    def waiting(self, cid: int) -> bool:
+        """Whether `cid` has said hello and waits for a proof or a yes."""
+        return cid in self.proving or cid in self.reclaims
+
+    # -- coming in ---------------------------------------------------------------------------
+    def hello(self, cid: int, frame: Frame) -> None:
+        """A join: straight in, or first the host's proof for a seat named by its hash."""
+        host = self.host
+        seat_id, nonce = frame.get("seat_id"), frame.get("nonce")
+        token = next((t for s in host.seats for t in s.tokens if tokens.seat_id(t) == seat_id),
+                     None) if seat_id and nonce else None
+        if token is None or host.uplink.host_token is None:
+            self._join(cid, frame, None)
+            return
+        self.proving[cid] = frame
+        key = tokens.proof_key(host.uplink.host_token, token)
+        host.uplink.post([cid], "proof", proof=tokens.proof(key, str(nonce)))
+
+    def claim(self, cid: int, token: str) -> None:
+        """The token a proven join sends after the host's proof."""
+        frame = self.proving.pop(cid)
+        if not any(seat.holds(token) for seat in self.host.seats):
+            self.host.uplink.kick(cid, "that seat token is not valid here", code="refused")
+            return
+        self._join(cid, frame, token)
+
+    def _join(self, cid: int, frame: Frame, token: str | None) -> None:
+        host = self.host
+        name = clean_text(frame["name"], MAX_NAME) or "guest"
+        seat_no, why = seat_for(host.seats, name, token, frame["watch"], host.started)
+        if why == "name":
+            assert seat_no is not None
+            self._ask_reclaim(cid, seat_no, name)
+            return
+        if why == "full":
+            reason = ("every seat is taken; join with --watch to watch" if host.started
+                      else "the table is full")
+            host.uplink.kick(cid, reason, code="table_full")
+            return
+        self._admit(cid, seat_no, name, token)
+
+    def _admit(self, cid: int, seat_no: int | None, name: str, token: str | None) -> None:
+        """Seat connection `cid` (or let it watch, `seat_no` None) and tell it everything.
+        `token` is the one it proved; None: it gets a new one."""
+        host = self.host
+        proof_key = None
+        if seat_no is None:
+            token = new_token()
+        else:
+            seat = host.seats[seat_no]
+            if seat.cid is not None and seat.cid != cid:
+                host.peers.pop(seat.cid, None)
+                host.uplink.kick(seat.cid, "your seat was taken back with its token",
+                                 code="replaced")
+            if token is None and host.started:  # a reclaim by name the host said yes to
+                token = new_token()
+                seat.spare.append(token)
+            seat.claim(cid, None if host.started else name)
+            token, name = token or seat.token, seat.name
+            proof_key = tokens.proof_key(host.uplink.host_token or "", token)
+            if host.started:
+                host.recorder.save_header()
+            self.vouch()
+        host.peers[cid] = Peer(cid, name, seat_no)
+        host.uplink.post([cid], "welcome", seat=seat_no, token=token, name=name,
+                         code=host.code, engine=host.engine.id, options=dict(host.options),
+                         commitment=host.dealer.commitment, proof_key=proof_key)
+        host.play.sync_peer(host.peers[cid])
+        host.presence(lobby=True)
+        for line in host.chat_log[-20:]:
+            host.uplink.post([cid], "chat", **line)
+        if seat_no is not None and host.started:
+            host.notice(f"{name} is back")
+            host.play.reschedule()
+        if host.autostart and not host.started and not any(s.empty for s in host.seats):
+            host.start()
+
+    def _ask_reclaim(self, cid: int, seat_no: int, name: str) -> None:
+        """Someone wants an away seat back by its name, without its token: only the host may
+        say yes (anyone with the code can type a name); a headless host says no."""
+        host = self.host
+        if not self.attended:
+            # No name in a kick: its reason travels in the clear, through the relay.
+            host.uplink.kick(cid, f"seat {seat_no + 1} is kept for its player: rejoin from "
+                                  "the machine that played it (it keeps the seat's token)",
+                             code="refused")
+            return
+        self.reclaims[cid] = (seat_no, name)
+        host.uplink.post([cid], "notice", text=f"asking the host to give you seat {seat_no + 1} "
+                                               "back; please wait")
+        host.audience.local({"type": "reclaim", "cid": cid, "seat": seat_no, "name": name})
+        host.spawn(self._reclaim_deadline(cid))
+
+    async def _reclaim_deadline(self, cid: int) -> None:
+        await asyncio.sleep(RECLAIM_WAIT)
+        self.answer_reclaim(cid, False)
+
+    def answer_reclaim(self, cid: int, yes: bool) -> None:
+        """The host's answer to {"type": "reclaim", "cid", ...}. A yes seats the asker with a
+        token of its own (the seat's old token stays valid: its owner can still come back)."""
+        asked = self.reclaims.pop(cid, None)
+        if asked is None:
+            return
+        host = self.host
+        seat_no, name = asked
+        seat = host.seats[seat_no]
+        if yes and seat.cid is None and seat.token and not seat.bot:
+            host.notice(f"the host gave seat {seat_no + 1} back to {name}, by name")
+            self._admit(cid, seat_no, name, None)
+        else:
+            host.uplink.kick(cid, "the host did not give you the seat back", code="refused")
+
+    def vouch(self) -> None:
+        """Tell the relay which seat ids own a seat here: their people always get in."""
+        ids = [tokens.seat_id(t) for seat in self.host.seats for t in seat.tokens]
+        self.host.uplink.vouch(ids)
+
+    # -- going ---------------------------------------------------------------------------------
+    def left(self, cid: int) -> None:
+        """The relay says `cid` is gone."""
+        self.proving.pop(cid, None)
+        self.returning.discard(cid)
+        self.reclaims.pop(cid, None)
+        self.host.keys.forget(cid)
+        self.drop(cid)
+
+    def drop(self, cid: int) -> None:
+        host = self.host
+        peer = host.peers.pop(cid, None)
+        if peer is None or peer.seat is None:
+            if peer is not None:
+                host.presence()
+            return
+        seat = host.seats[peer.seat]
+        if seat.cid != cid:
+            return
+        seat.cid = None
+        if not host.started:
+            host.seats[peer.seat] = Seat()  # a seat left in the lobby is free again
+            host.presence(lobby=True)
+            return
+        host.presence()
+        if host.over:
+            return
+        host.play.reschedule()  # an interrupt window's countdown stops while a seat is away
+        if host.takeover is None:
+            host.notice(f"{seat.name} is away; the table waits for them")
+        else:
+            host.notice(f"{seat.name} is away; a bot takes over in {host.takeover:g} s")
+            host.spawn(self.take_over(peer.seat, seat.token))
+
+    async def take_over(self, seat_no: int, token: str) -> None:
+        """A bot plays `seat_no` if its person has not come back in the takeover time."""
+        host = self.host
+        await asyncio.sleep(host.takeover or 0)
+        seat = host.seats[seat_no]
+        if seat.cid is None and seat.token == token and not seat.auto and not host.over:
+            seat.auto = True
+            host.notice(f"{seat.name} did not come back; a bot plays for them until they do")
+            host.presence()
+            host.play.reschedule()
+
+    # -- the host came back ----------------------------------------------------------------
+    def rejoin(self, entries: list[dict[str, Any]]) -> None:
+        """The room was (re)opened: whoever is still in it joins afresh. Their first join
+        frames are old news (a seat's proof needs a fresh nonce), so each is kept until its
+        peer, told `host_back`, says `rejoin`; seats are then matched by token as on a join."""
+        for peer in list(self.host.peers.values()):
+            self.drop(peer.cid)
+        self.proving.clear()
+        self.reclaims.clear()
+        self.host.keys.forget_all()  # every peer runs a fresh exchange with its "rejoin"
+        self.vouch()
+        self.returning = {entry["cid"] for entry in entries if type(entry.get("cid")) is int}

@@ -12,72 +12,48 @@ what only networked play has:
 and, once the game is over, result["verified"] (bool) and result["verify_note"] (a sentence)
 from the fair-shuffle check (net.table.fairness).
 
-Everything between this peer and the host travels sealed (net.wire.channel): the join code's secret
-part keys a SPAKE2 exchange on every join, rejoin and reconnect, and the relay sees only the
-room code. A frame the relay tampered with, replayed or reordered is refused and reported. A
-dropped connection is retried for a while with the seat token (kept in the user's data
-directory per join code), and the host answers a rejoin with a fresh sync. The token itself is
-sent only once the host has proved it holds the room's host token (net.relay.tokens): a squatter on
-the code learns nothing from a rejoining peer. When the host deals, this peer adds its own
-random part to the seed (net.table.fairness) and checks at the end that it went in.
+Everything between this peer and the host travels sealed (net.peer.pipe): the join code's
+secret part keys a SPAKE2 exchange on every join, rejoin and reconnect (net.peer.joining), and
+the relay sees only the room code. A frame the relay tampered with, replayed or reordered is
+refused and reported. A dropped connection is retried for a while with the seat token (kept
+in the user's data directory per join code), and the host answers a rejoin with a fresh sync.
+When the host deals, this peer adds its own random part to the seed (net.table.fairness) and
+checks at the end that it went in.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import secrets
 import time
 from collections import deque
+from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any
 
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed
 
 from engines.base import Move
-from net import discovery, records
+from net import records
+from net.peer.joining import FINAL, UPDATE, Joiner, JoinError
+from net.peer.pipe import Pipe
 from net.records import store
-from net.relay import tokens
 from net.table import fairness
 from net.table.link import Message, TableLink
 from net.wire import codes
-from net.wire.channel import CRYPTO, WRONG_CODE, Channel, Crypto, Exchange, Refused
+from net.wire.channel import CRYPTO, Crypto
 from net.wire.frames import (
     HOST_ENVELOPES,
-    HOST_TO_PEER,
     RELAY_FRAMES,
     WS_MAX_SIZE,
     Frame,
     ProtocolError,
     check,
     decode,
-    encode,
 )
 
-# Relay/host refusals after which trying again cannot help.
-_FINAL = {"kicked", "room_full", "room_closed", "version", "bad_code", "flood", "replaced",
-          "refused", "table_full", "unproven", "wrong_code"}
-# Sealed frames kept after sending, to send again (same counter) if the relay drops one.
-_KEEP_SENT = 64
-# A "version" error in words: whoever is older, the cure is the same.
-_UPDATE = ("this table speaks another protocol version than your tabletop-tui (this one speaks "
-           "protocol 3): please update tabletop-tui; the host and the relay need it too")
-# Seconds a join waits once the host said it is asking its player (a reclaim by name).
-_APPROVAL_WAIT = 150.0
-
-
-class JoinError(Exception):
-    """Joining failed; `message` says why in words a player understands."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-def _join_error(code: str, message: str) -> JoinError:
-    return JoinError(code, _UPDATE if code == "version" else message)
+__all__ = ["JoinError", "RemoteLink"]
 
 
 class RemoteLink(TableLink):
@@ -100,7 +76,7 @@ class RemoteLink(TableLink):
     ) -> None:
         super().__init__()
         self.code = codes.normalise_join(code)  # BadCode for text that is no join code
-        self.room, self._secret = codes.split(self.code)
+        self.room, self.secret = codes.split(self.code)
         self.name = name
         self.server = server
         self.watch = watch
@@ -124,143 +100,23 @@ class RemoteLink(TableLink):
         self.closed = asyncio.Event()
         self.close_reason = ""
         self.url = ""
-        self._ws: ClientConnection | None = None
-        self._seq = 0
+        self.pipe: Pipe | None = None  # the latest connection's frames, once it is made
+        self.contribution: list[Any] | None = None  # [seat, value] this peer gave the seed
+        self.record_path: Path | None = None  # where this peer kept the finished game (net.records)
+        self._ws: ClientConnection | None = None  # the connection in use, once joined
         self._reader: asyncio.Task[None] | None = None
         self._echoes: deque[asyncio.Future[Any]] = deque()
         self._closing = False
         self._sending: set[asyncio.Task[Any]] = set()
-        self._nonce: str | None = None  # the last join's nonce, for the host's proof
-        self.contribution: list[Any] | None = None  # [seat, value] this peer gave the seed
-        self.record_path: Path | None = None  # where this peer kept the finished game (net.records)
-        self._channel: Channel | None = None  # the sealed channel to the host, once exchanged
-        self._pending: Exchange | None = None  # an exchange our rejoin began
-        self._ids: dict[str, str | None] = {}  # the seat id and nonce of that rejoin
-        self._sent: dict[int, tuple[int, bytes]] = {}  # seq -> sealed (n, data), to resend
-        self._held: list[tuple[int, bytes]] | None = None  # waiting to be sent again, in order
-        self._resent: set[int] = set()  # seqs sent again: the host's "reordered" is expected
+        self._joiner = Joiner(self)
 
     # -- connecting ----------------------------------------------------------------------------
     async def connect(self) -> None:
         """Find the room, join it and wait for the host's welcome; JoinError if refused."""
-        ws, welcome = await self._join_once()
-        self._ws = ws
+        pipe, welcome = await self._joiner.join()
+        self._ws = pipe.ws
         self._welcome(welcome)
         self._reader = asyncio.get_running_loop().create_task(self._read())
-
-    async def _join_once(self, open_timeout: float | None = None) -> tuple[ClientConnection, Frame]:
-        # The exchange's first half costs a few ms of pure Python: it runs while the room is
-        # looked up (a slow hash, see net.discovery) and the connection opens.
-        starting = asyncio.ensure_future(asyncio.to_thread(self._exchange))
-        if self.server:
-            try:
-                self.url = discovery.server_url(self.server)
-            except ValueError as exc:
-                raise JoinError("bad_server", str(exc)) from None
-        else:
-            self.url = await discovery.resolve(self.code)
-        try:
-            ws = await connect(self.url, max_size=WS_MAX_SIZE, compression=None,
-                               open_timeout=open_timeout or self.join_timeout)
-        except Exception as exc:  # refused, reset mid-handshake, bad URL, timeout: unreachable
-            if not self.server and self.url == discovery.DEFAULT_URL:
-                raise JoinError(
-                    "no_room",
-                    f"no room {codes.display(self.code)} found on this machine or the LAN: "
-                    "check the code, or name the relay with --server HOST:PORT",
-                ) from None
-            raise JoinError("unreachable", f"cannot reach the relay at {self.url}: {exc}") from None
-        self._seq = 1
-        self._channel, self._held = None, None
-        self._sent.clear()
-        self._resent.clear()
-        # With a seat to reclaim, name it only by its hash plus a fresh nonce; the token goes
-        # out after the host's proof (net.relay.tokens).
-        exchange = await starting
-        ids = self._seat_ids()
-        await ws.send(encode("join", seq=self._seq, code=self.room, watch=self.watch,
-                             pake=exchange.message, **ids))
-        try:
-            async with asyncio.timeout(self.join_timeout) as deadline:
-                while True:
-                    frame = decode(await ws.recv(), WS_MAX_SIZE)
-                    t = frame["t"]
-                    if t == "error":
-                        raise _join_error(str(frame.get("code")), str(frame.get("message")))
-                    if t == "pake":  # the host's half: our keys, then our hello, sealed
-                        msg = check(frame, HOST_ENVELOPES)["msg"]
-                        self._channel = await asyncio.to_thread(exchange.finish, msg)
-                        await self._seal_to(ws, "hello", name=self.name, watch=self.watch,
-                                            **ids)
-                    elif t == "sealed":
-                        payload = self._open_first(frame)
-                        t = payload["t"]
-                        if t == "error":
-                            raise _join_error(payload["code"], payload["message"])
-                        if t == "welcome":
-                            return ws, payload
-                        if t == "proof":
-                            await self._answer_proof(ws, payload["proof"])
-                        elif t == "notice":  # the host asks its player for a yes: wait longer
-                            deadline.reschedule(asyncio.get_running_loop().time()
-                                                + _APPROVAL_WAIT)
-                    elif t == "host_back":  # our join reached a host that was away
-                        exchange = await asyncio.to_thread(self._exchange)
-                        self._channel = None
-                        ids = self._seat_ids()
-                        self._seq += 1
-                        await ws.send(encode("rejoin", seq=self._seq, pake=exchange.message,
-                                             **ids))
-                    # host_gone while we wait: the host will see our join when it is back.
-        except TimeoutError:
-            await ws.close()
-            raise JoinError("timeout", "the host did not answer; try again later") from None
-        except ConnectionClosed as exc:
-            raise JoinError("closed", f"the relay closed the connection ({exc})") from None
-        except ProtocolError as exc:
-            await ws.close()
-            raise _join_error(exc.code, f"the host sent something odd: {exc.message}") from None
-
-    def _exchange(self) -> Exchange:
-        return self.crypto.peer_exchange(self.room, self._secret)
-
-    def _seat_ids(self) -> dict[str, str | None]:
-        """A fresh nonce and the seat's id, when this peer has a seat to reclaim; nils else."""
-        proving = self.token is not None and self.proof_key is not None
-        self._nonce = secrets.token_hex(16) if proving else None
-        return {"nonce": self._nonce,
-                "seat_id": tokens.seat_id(self.token or "") if proving else None}
-
-    def _open_first(self, frame: Frame) -> Frame:
-        """A sealed frame while joining; JoinError if the host's first one shows a wrong code."""
-        try:
-            return self._open(check(frame, HOST_ENVELOPES))
-        except Refused as exc:
-            if exc.code == "wrong_code":
-                raise JoinError(exc.code, exc.message) from None
-            raise
-
-    async def _seal_to(self, ws: ClientConnection, t: str, **fields: Any) -> None:
-        """Seal frame `t` for the host and send it, keeping it in case the relay drops it."""
-        assert self._channel is not None
-        n, data = self._channel.seal({"t": t, **fields})
-        self._seq += 1
-        self._sent[self._seq] = (n, data)
-        for old in list(self._sent)[:-_KEEP_SENT]:
-            del self._sent[old]
-        if self._held is not None:  # an earlier frame waits to go again: keep the order
-            self._held.append((n, data))
-            return
-        await ws.send(encode("sealed", seq=self._seq, n=n, data=data))
-
-    async def _answer_proof(self, ws: ClientConnection, proof: str) -> None:
-        """Send the seat token if, and only if, the host proved it holds the room."""
-        if not (self._nonce and self.proof_key and self.token
-                and tokens.proves(self.proof_key, self._nonce, proof)):
-            await ws.close()
-            raise JoinError("unproven", "this room's host could not prove it is the host that "
-                                        "gave you your seat; your seat token was not sent")
-        await self._seal_to(ws, "claim", token=self.token)
 
     def _welcome(self, frame: Frame) -> None:
         self.seat = frame["seat"]
@@ -316,69 +172,82 @@ class RemoteLink(TableLink):
             try:
                 # A short opening timeout: a dead relay on a port in the ephemeral range can
                 # make the kernel connect the socket to itself, which then never answers.
-                ws, welcome = await self._join_once(open_timeout=3.0)
+                pipe, welcome = await self._joiner.join(open_timeout=3.0)
             except JoinError as exc:
                 last = exc.message
-                if exc.code in _FINAL:
+                if exc.code in FINAL:
                     break
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 2.0)
                 continue
-            self._ws = ws
+            self._ws = pipe.ws
             self._welcome(welcome)
             self.emit({"type": "connection", "state": "connected", "message": "reconnected"})
             return True
-        self._finish(last)
+        self.finish(last)
         return False
 
-    def _finish(self, reason: str) -> None:
+    def finish(self, reason: str) -> None:
+        """The table is gone for this peer: say why, once."""
         self.close_reason = reason
         self.closed.set()
         self.emit({"type": "connection", "state": "closed", "message": reason})
 
+    def open_sealed(self, frame: Frame) -> Frame:
+        """A sealed frame from the host, opened (net.peer.pipe.Pipe.open)."""
+        if self.pipe is None:
+            raise ProtocolError("bad_order", "a sealed frame came before the key exchange")
+        return self.pipe.open(frame)
+
     def _frame(self, raw: bytes | str) -> None:
+        pipe = self.pipe
         try:
             frame = decode(raw, WS_MAX_SIZE)
             t = frame["t"]
             if t in ("host_gone", "host_back", "error"):  # the relay's (or a clear error)
                 check(frame, RELAY_FRAMES)
             elif t == "pake":
-                self._spawn_send(self._rekeyed(check(frame, HOST_ENVELOPES)["msg"]))
+                msg = check(frame, HOST_ENVELOPES)["msg"]
+                if pipe is not None:
+                    self.spawn_send(self._joiner.rekeyed(pipe, msg))
                 return
             else:
-                frame = self._open(check(frame, HOST_ENVELOPES))
+                frame = self.open_sealed(check(frame, HOST_ENVELOPES))
                 t = frame["t"]
         except ProtocolError as exc:
             self.emit({"type": "error", "seat": self.seat, "code": exc.code,
                        "message": f"ignored a bad frame from the host: {exc.message}"})
             if exc.code == "wrong_code":  # after a rejoin: not our host; nothing more goes
-                self._finish(exc.message)
-                self._spawn_send(self.close())
+                self.finish(exc.message)
+                self.spawn_send(self.close())
             return
         body = {k: v for k, v in frame.items() if k not in ("v", "t")}
         if t in ("sync", "update"):
             self._table(t, body)
         elif t == "error":
-            if body["code"] in ("rate_limit", "reordered") and self._dropped(body):
+            if (body["code"] in ("rate_limit", "reordered") and pipe is not None
+                    and pipe.dropped(body)):
                 return
-            message = _UPDATE if body["code"] == "version" else body["message"]
+            message = UPDATE if body["code"] == "version" else body["message"]
             self.emit({"type": "error", "seat": self.seat, "code": body["code"],
                        "message": message})
             if body.get("fatal"):
-                self._finish(message)
+                self.finish(message)
         elif t == "proof":  # the host came back and checks in the peers still in the room
-            self._spawn_send(self._proof_again(body["proof"]))
+            if pipe is not None:
+                self.spawn_send(self._joiner.proof_again(pipe, body["proof"]))
         elif t == "commit":
             self.commitment = body["commitment"]
             if self.seat in body["seats"]:
                 self.contribution = [self.seat, fairness.new_contribution()]
-                self._spawn_send(self._send("contribute", value=self.contribution[1]))
+                self.spawn_send(self._send("contribute", value=self.contribution[1]))
         elif t == "host_gone":
             self.emit({"type": "connection", "state": "host_away",
                        "message": "the host is away; waiting for them to come back"})
         elif t == "host_back":
-            self._channel = None  # the host forgot our keys: a fresh exchange
-            self._spawn_send(self._rejoin())
+            if pipe is not None:
+                pipe.rekey(None)  # the host forgot our keys: a fresh exchange
+                self.spawn_send(self._joiner.rejoin(pipe))
             self.emit({"type": "connection", "state": "host_back", "message": "the host is back"})
         elif t == "echo":
             if self._echoes:
@@ -451,108 +320,20 @@ class RemoteLink(TableLink):
         return self.result
 
     # -- sending ---------------------------------------------------------------------------------
-    def _open(self, frame: Frame) -> Frame:
-        """A sealed frame from the host, opened and checked; Refused (nothing changes) if it
-        was tampered with, replayed or reordered on the way. If a channel's very first frame
-        does not open, host and peer hold different keys: the code was wrong (or whoever
-        answered is not the room's host): Refused("wrong_code")."""
-        if self._channel is None:
-            raise ProtocolError("bad_order", "a sealed frame came before the key exchange")
-        first = self._channel.expected == 0
-        try:
-            return check(self._channel.open(frame["n"], frame["data"]), HOST_TO_PEER)
-        except Refused as exc:
-            if first and exc.code == "tampered":
-                raise Refused("wrong_code", WRONG_CODE) from None
-            raise Refused(exc.code,
-                          f"refused a frame the relay passed on: {exc.message}") from None
-
     async def _send(self, t: str, **fields: Any) -> bool:
-        ws = self._ws
-        if ws is None or self._channel is None:
+        pipe = self.pipe
+        if self._ws is None or pipe is None or pipe.channel is None:
             self.emit({"type": "error", "seat": self.seat, "code": "offline",
                        "message": "not connected to the table right now"})
             return False
         try:
-            await self._seal_to(ws, t, **fields)
+            await pipe.seal(t, **fields)
         except ConnectionClosed:
             return False
         return True
 
-    def _dropped(self, error: dict[str, Any]) -> bool:
-        """The relay dropped sealed frame `seq` for our rate (or the host refused a frame
-        sent after one the relay dropped): send it, and every sealed frame after it, again,
-        with their counters, once we may. True if the error is dealt with that way."""
-        seq = error.get("seq")
-        if seq in self._resent:
-            return True  # already on its way again
-        if error["code"] != "rate_limit" or seq not in self._sent:
-            return False
-        again = [s for s in self._sent if s >= seq]
-        self._resent.update(again)
-        frames = [self._sent[s] for s in again]
-        if self._held is None:
-            self._held = frames
-            self._spawn_send(self._send_held(float(error.get("retry_after") or 0.1)))
-        else:  # merged in counter order, each once
-            self._held = sorted(set(self._held) | set(frames), key=lambda frame: frame[0])
-        return True
-
-    async def _send_held(self, after: float) -> None:
-        await asyncio.sleep(min(after, 5.0))
-        held, self._held = self._held or [], None
-        ws = self._ws
-        for n, data in held:
-            if ws is None:
-                return
-            self._seq += 1
-            self._sent[self._seq] = (n, data)
-            with contextlib.suppress(ConnectionClosed):
-                await ws.send(encode("sealed", seq=self._seq, n=n, data=data))
-
-    async def _rejoin(self) -> None:
-        """The host came back to the room: run a fresh exchange with it and tell it again
-        which seat is ours (by its hash and a fresh nonce, as on a join); it answers with its
-        half of the exchange, our hello goes sealed, then come its proof and a welcome."""
-        ws = self._ws
-        if ws is None:
-            return
-        self._pending = await asyncio.to_thread(self._exchange)
-        self._ids = self._seat_ids()
-        self._seq += 1
-        with contextlib.suppress(ConnectionClosed):
-            await ws.send(encode("rejoin", seq=self._seq, pake=self._pending.message,
-                                 **self._ids))
-
-    async def _rekeyed(self, msg: bytes) -> None:
-        """The host's half of the exchange our rejoin began: new keys, then our hello."""
-        exchange, self._pending = self._pending, None
-        ws = self._ws
-        if exchange is None or ws is None:
-            self.emit({"type": "error", "seat": self.seat, "code": "bad_order",
-                       "message": "ignored a key exchange nobody asked for"})
-            return
-        try:
-            self._channel = await asyncio.to_thread(exchange.finish, msg)
-        except ProtocolError as exc:
-            self._finish(exc.message)
-            return
-        self._held = None
-        self._sent.clear()
-        self._resent.clear()
-        with contextlib.suppress(ConnectionClosed):
-            await self._seal_to(ws, "hello", name=self.name, watch=self.watch, **self._ids)
-
-    async def _proof_again(self, proof: str) -> None:
-        ws = self._ws
-        if ws is None:
-            return
-        try:
-            await self._answer_proof(ws, proof)
-        except JoinError as exc:
-            self._finish(exc.message)
-
-    def _spawn_send(self, coro: Any) -> None:
+    def spawn_send(self, coro: Coroutine[Any, Any, Any]) -> None:
+        """A sending task of this link's, kept until it is done."""
         task = asyncio.get_running_loop().create_task(coro)
         self._sending.add(task)
         task.add_done_callback(self._sending.discard)

@@ -75,14 +75,14 @@ def capture(link: RemoteLink) -> list[bytes]:
     """Every frame the host sealed for `link`, opened, in order (re-encoded as a plain frame):
     what a peer was sent, to hold against the engine."""
     kept: list[bytes] = []
-    opened = link._open
+    opened = link.open_sealed
 
     def keep(frame: dict[str, Any]) -> dict[str, Any]:
         payload = opened(frame)
         kept.append(encode(**payload))
         return payload
 
-    link._open = keep  # type: ignore[method-assign]
+    link.open_sealed = keep  # type: ignore[method-assign]
     return kept
 
 

@@ -106,7 +106,7 @@ class ChezPlayer(Player):
 def capture(link: RemoteLink) -> list[dict[str, Any]]:
     """Every table frame the host sealed for `link`, opened, in order."""
     kept: list[dict[str, Any]] = []
-    opened = link._open
+    opened = link.open_sealed
 
     def keep(frame: dict[str, Any]) -> dict[str, Any]:
         payload = opened(frame)
@@ -114,7 +114,7 @@ def capture(link: RemoteLink) -> list[dict[str, Any]]:
             kept.append(payload)
         return payload
 
-    link._open = keep  # type: ignore[method-assign]
+    link.open_sealed = keep  # type: ignore[method-assign]
     return kept
 
 

@@ -160,14 +160,14 @@ async def play(relay: RecordingRelay, engine_id: str, seed: int) -> tuple[NetHos
         link = player.link
         assert isinstance(link, RemoteLink)
         await link.connect()
-        unseal = link._open
+        unseal = link.open_sealed
 
         def keep(frame: dict[str, Any], unseal: Any = unseal) -> dict[str, Any]:
             payload = unseal(frame)
             opened.append(payload)
             return payload
 
-        link._open = keep  # type: ignore[method-assign]
+        link.open_sealed = keep  # type: ignore[method-assign]
     try:
         await peer.link.send_chat(CHAT[0])
         host.send_chat(CHAT[1])

@@ -1,0 +1,164 @@
+"""The relay's side of a room's host: opening (or reopening, with the signed host token) a
+room, under the caps per address and in total, then carrying the host's "send", "seats",
+"kick" and "close" frames until it goes."""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+from net.relay import tokens
+from net.relay.conns import Conn
+from net.relay.rooms import Room
+from net.wire import codes
+from net.wire.frames import HOST_FRAMES, Frame, ProtocolError, encode
+
+if TYPE_CHECKING:
+    from net.relay.server import Relay
+
+log = logging.getLogger("tabletop.relay")
+
+# Error codes a host may close one of its peers with (docs/protocol.md, "Errors").
+KICK_CODES = frozenset({"kicked", "table_full", "refused", "replaced", "wrong_code"})
+
+
+class HostDesk:
+    """Where hosts open their rooms on one `Relay`."""
+
+    def __init__(self, relay: Relay) -> None:
+        self.relay = relay
+
+    async def serve(self, conn: Conn, frame: Frame) -> None:
+        """A host's connection, from its 'open' to its last frame."""
+        relay = self.relay
+        conn.rate, conn.burst = relay.limits.host_rate, relay.limits.host_burst
+        conn.tokens, conn.buffer = conn.burst, relay.limits.host_buffer
+        room = self._open_room(conn, frame)
+        if room is None:
+            return
+        peers = [{"cid": cid, "data": m.join_data} for cid, m in room.members.items()]
+        relay.tell(conn, "opened", code=room.code, host_token=room.host_token, peers=peers)
+        if peers:
+            relay.push(room.members.values(), encode("host_back"))
+        try:
+            async for raw in relay.paced(conn):
+                try:
+                    frame = relay.accept(conn, raw, HOST_FRAMES, relay.limits.host_max_frame)
+                    if room.host is not conn:
+                        return  # replaced by a newer connection of the same host
+                    room.last_active = time.monotonic()
+                    t = frame["t"]
+                    if t == "send":
+                        self._deliver(room, frame["items"])
+                    elif t == "seats":
+                        ids = frame["ids"]
+                        if len(ids) > 256 or not all(isinstance(i, str) for i in ids):
+                            raise ProtocolError("bad_field", "'ids' must be at most 256 str")
+                        room.seat_ids = frozenset(ids)
+                    elif t == "kick":
+                        self._kick(room, frame)
+                    elif t == "close":
+                        self.close_room(room, "room_closed",
+                                        frame["reason"] or "the host closed the room")
+                        return
+                    else:
+                        raise ProtocolError("unknown_type", f"a host cannot send {frame['t']!r}")
+                except ProtocolError as exc:
+                    relay.refuse(conn, exc, raw)
+        finally:
+            if room.host is conn:
+                room.host = None
+                room.host_gone_at = time.monotonic()
+                relay.push(room.members.values(), encode("host_gone"))
+
+    def _kick(self, room: Room, frame: Frame) -> None:
+        relay = self.relay
+        code = frame.get("code") or "kicked"
+        if code not in KICK_CODES:
+            raise ProtocolError("bad_field", f"'code' must be one of {', '.join(KICK_CODES)}")
+        member = room.members.get(frame["cid"])
+        if member is not None:
+            relay.cut(member, code, frame["reason"] or "the host closed your connection")
+
+    def _open_room(self, conn: Conn, frame: Frame) -> Room | None:
+        relay = self.relay
+        wanted, token = frame.get("code"), frame.get("host_token")
+        if wanted is None:
+            if not self._room_for(conn):
+                return None
+            room = self._new_room(relay.rooms.free_code(), conn.addr)
+        else:
+            try:
+                code = codes.normalise(wanted)
+            except codes.BadCode as exc:
+                relay.cut(conn, "bad_code", str(exc))
+                return None
+            if not tokens.owns(relay.secret, code, token):
+                relay.cut(conn, "code_taken",
+                          "that code belongs to another host: reopening a room needs its host "
+                          "token, and a new room gets a new code")
+                return None
+            room = relay.rooms.get(code)
+            if room is None:  # reopened after a relay restart: the signed token still holds
+                if not self._room_for(conn):
+                    return None
+                room = self._new_room(code, conn.addr)
+                room.used = True
+            elif room.host is not None:
+                relay.cut(room.host, "replaced", "the host reconnected elsewhere")
+        room.host = conn
+        conn.room = room
+        log.info("room %s opened by %s", tokens.log_name(room.code), conn.addr)
+        return room
+
+    def _new_room(self, code: str, addr: str) -> Room:
+        relay = self.relay
+        return relay.rooms.add(code, tokens.host_token(relay.secret, code), addr)
+
+    def _room_for(self, conn: Conn) -> bool:
+        """Whether `conn` may open one more room: under its address's cap, and under the
+        global cap once the heaviest address gave up its oldest idle room."""
+        relay = self.relay
+        mine = relay.rooms.over_address_cap(conn.addr)
+        if mine is not None:
+            relay.cut(conn, "busy", f"this address has {mine} rooms open, the most it may; "
+                                    "close one first")
+            return False
+        if relay.rooms.full() and not self._evict():
+            relay.cut(conn, "busy", "this relay has no room for more rooms; try later")
+            return False
+        return True
+
+    def _evict(self) -> bool:
+        """Close the least recently active room of the address holding the most rooms."""
+        relay = self.relay
+        room = relay.rooms.evictable()
+        if room is None:
+            return False
+        self.close_room(room, "evicted", "the relay was full and this room was idle")
+        return True
+
+    def _deliver(self, room: Room, items: list[Any]) -> None:
+        relay = self.relay
+        for item in items:
+            if not (isinstance(item, dict) and isinstance(item.get("data"), bytes)):
+                raise ProtocolError("bad_field", "each 'send' item must be {to, data: bin}")
+            to, data = item.get("to"), item["data"]
+            if to is None:
+                relay.push(list(room.members.values()), data)
+            elif isinstance(to, list) and all(type(c) is int for c in to):
+                relay.push([m for c in to if (m := room.members.get(c)) is not None], data)
+            else:
+                raise ProtocolError("bad_field", "'to' must be a list of connection ids or nil")
+
+    def close_room(self, room: Room, code: str, reason: str) -> None:
+        relay = self.relay
+        for member in list(room.members.values()):
+            relay.cut(member, "room_closed", reason)
+        if room.host is not None:
+            host, room.host = room.host, None
+            if code != "room_closed":
+                relay.cut(host, code, reason)
+        relay.rooms.remove(room)
+        log.info("room %s closed: %s", tokens.log_name(room.code), reason)

@@ -1,0 +1,87 @@
+"""The relay's side of a room's peers: a join is let in under the room's caps (a seat owner
+the host vouched for always is), then each frame is checked for shape, rate and sequence and
+handed to the host unchanged, wrapped in a "from" envelope naming the connection."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING
+
+from net.relay.conns import Conn
+from net.relay.rooms import Room
+from net.wire import codes
+from net.wire.frames import PEER_FRAMES, Frame, ProtocolError
+
+if TYPE_CHECKING:
+    from net.relay.server import Relay
+
+
+class PeerDesk:
+    """Where peers join rooms on one `Relay`."""
+
+    def __init__(self, relay: Relay) -> None:
+        self.relay = relay
+
+    async def serve(self, conn: Conn, frame: Frame, raw: bytes) -> None:
+        """A peer's connection, from its 'join' to its last frame."""
+        relay = self.relay
+        try:
+            code = codes.normalise(frame["code"])
+            room = relay.rooms.get(code)
+        except codes.BadCode as exc:
+            code, room, message = "", None, str(exc)
+        else:
+            message = f"no room {codes.display(code)} here: the code is wrong or has expired"
+        if room is None:
+            await asyncio.sleep(relay.guard.miss(conn.addr))
+            error = "no_room" if code else "bad_code"
+            relay.cut(conn, error, message, retry_after=relay.guard.delay(conn.addr))
+            return
+        conn.watch = frame["watch"]
+        owner = frame.get("seat_id") in room.seat_ids
+        seated, watching = room.counts()
+        if not owner and (watching >= relay.limits.spectators if conn.watch
+                          else seated >= relay.limits.players):
+            who = "spectators" if conn.watch else "players"
+            relay.cut(conn, "room_full", f"room {codes.display(code)} has no room for more {who}")
+            return
+        conn.cid = room.next_cid
+        room.next_cid += 1
+        room.used = True
+        conn.room = room
+        conn.join_data = raw
+        room.members[conn.cid] = conn
+        try:
+            if room.host is not None:
+                relay.tell(room.host, "from", cid=conn.cid, data=raw)
+            else:
+                relay.tell(conn, "host_gone")
+            await self._peer_frames(conn, room)
+        finally:
+            if room.members.get(conn.cid) is conn:
+                self.leave(room, conn)
+
+    def leave(self, room: Room, conn: Conn) -> None:
+        """`conn` is out of `room`: its host hears so."""
+        del room.members[conn.cid]
+        if room.host is not None:
+            self.relay.tell(room.host, "left", cid=conn.cid)
+
+    async def _peer_frames(self, conn: Conn, room: Room) -> None:
+        relay = self.relay
+        async for raw in relay.paced(conn):
+            if room.members.get(conn.cid) is not conn:
+                return  # cut meanwhile
+            try:
+                frame = relay.accept(conn, raw, PEER_FRAMES, relay.limits.max_frame)
+                if frame["t"] == "join":
+                    raise ProtocolError("bad_order", "already joined: 'join' only comes first")
+                host = room.host
+                if host is None:
+                    raise ProtocolError("host_away", "the host is away; frame not delivered")
+            except ProtocolError as exc:
+                relay.refuse(conn, exc, raw)
+                continue
+            assert isinstance(raw, bytes)
+            room.last_active = conn.last_seen
+            relay.tell(host, "from", cid=conn.cid, data=raw)

@@ -1,7 +1,7 @@
 """Who comes in, to which seat, and who leaves: joins, seat claims by token, reclaims by name,
 drops and bot takeovers, and the peers checking in again after the host came back.
 
-A join that names a seat (by the hash of its token, net.relay.tokens) first gets the host's
+A join that names a seat (by the hash of its token, net.wire.proofs) first gets the host's
 proof and sends the token only then (`claim`), so a squatter on the room code learns nothing
 usable. The rules of who may sit where are net.host.seats; this is their door.
 """
@@ -12,7 +12,7 @@ import asyncio
 from typing import TYPE_CHECKING, Any
 
 from net.host.seats import Peer, Seat, clean_text, new_token, seat_for
-from net.relay import tokens
+from net.wire import proofs
 from net.wire.frames import MAX_NAME, Frame
 
 if TYPE_CHECKING:
@@ -43,14 +43,14 @@ class Door:
         """A join: straight in, or first the host's proof for a seat named by its hash."""
         host = self.host
         seat_id, nonce = frame.get("seat_id"), frame.get("nonce")
-        token = next((t for s in host.seats for t in s.tokens if tokens.seat_id(t) == seat_id),
+        token = next((t for s in host.seats for t in s.tokens if proofs.seat_id(t) == seat_id),
                      None) if seat_id and nonce else None
         if token is None or host.uplink.host_token is None:
             self._join(cid, frame, None)
             return
         self.proving[cid] = frame
-        key = tokens.proof_key(host.uplink.host_token, token)
-        host.uplink.post([cid], "proof", proof=tokens.proof(key, str(nonce)))
+        key = proofs.proof_key(host.uplink.host_token, token)
+        host.uplink.post([cid], "proof", proof=proofs.proof(key, str(nonce)))
 
     def claim(self, cid: int, token: str) -> None:
         """The token a proven join sends after the host's proof."""
@@ -93,7 +93,7 @@ class Door:
                 seat.spare.append(token)
             seat.claim(cid, None if host.started else name)
             token, name = token or seat.token, seat.name
-            proof_key = tokens.proof_key(host.uplink.host_token or "", token)
+            proof_key = proofs.proof_key(host.uplink.host_token or "", token)
             if host.started:
                 host.recorder.save_header()
             self.vouch()
@@ -148,7 +148,7 @@ class Door:
 
     def vouch(self) -> None:
         """Tell the relay which seat ids own a seat here: their people always get in."""
-        ids = [tokens.seat_id(t) for seat in self.host.seats for t in seat.tokens]
+        ids = [proofs.seat_id(t) for seat in self.host.seats for t in seat.tokens]
         self.host.uplink.vouch(ids)
 
     # -- going ---------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ A join finds the relay (net.discovery), runs a SPAKE2 exchange keyed by the join
 the host through it (net.wire.channel), and sends its hello sealed. A join that reclaims a
 seat names it only by the hash of its token and a fresh nonce; the token itself goes out
 only after the host answered with the proof that it holds the room's host token
-(net.relay.tokens), so a squatter on the room code learns nothing from a returning peer.
+(net.wire.proofs), so a squatter on the room code learns nothing from a returning peer.
 """
 
 from __future__ import annotations
@@ -19,8 +19,7 @@ from websockets.exceptions import ConnectionClosed
 
 from net import discovery
 from net.peer.pipe import Pipe
-from net.relay import tokens
-from net.wire import codes
+from net.wire import codes, proofs
 from net.wire.channel import Exchange, Refused
 from net.wire.frames import HOST_ENVELOPES, WS_MAX_SIZE, Frame, ProtocolError, check, decode
 
@@ -69,7 +68,7 @@ class Joiner:
         proving = link.token is not None and link.proof_key is not None
         self._nonce = secrets.token_hex(16) if proving else None
         return {"nonce": self._nonce,
-                "seat_id": tokens.seat_id(link.token or "") if proving else None}
+                "seat_id": proofs.seat_id(link.token or "") if proving else None}
 
     # -- a join ------------------------------------------------------------------------------
     async def join(self, open_timeout: float | None = None) -> tuple[Pipe, Frame]:
@@ -157,7 +156,7 @@ class Joiner:
         """Send the seat token if, and only if, the host proved it holds the room."""
         link = self.link
         if not (self._nonce and link.proof_key and link.token
-                and tokens.proves(link.proof_key, self._nonce, proof)):
+                and proofs.proves(link.proof_key, self._nonce, proof)):
             await pipe.ws.close()
             raise JoinError("unproven", "this room's host could not prove it is the host that "
                                         "gave you your seat; your seat token was not sent")

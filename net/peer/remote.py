@@ -36,9 +36,9 @@ from websockets.exceptions import ConnectionClosed
 
 from engines.base import Move
 from net import records
+from net.peer import tokens
 from net.peer.joining import FINAL, UPDATE, Joiner, JoinError
 from net.peer.pipe import Pipe
-from net.records import store
 from net.table import fairness
 from net.table.link import Message, TableLink
 from net.wire import codes
@@ -82,7 +82,7 @@ class RemoteLink(TableLink):
         self.watch = watch
         self.remember = remember
         self.token, self.proof_key = token, proof_key
-        if token is None and remember and (saved := store.load_token(self.code, name)):
+        if token is None and remember and (saved := tokens.load_token(self.code, name)):
             self.token, self.name, self.proof_key = saved
         self.reconnect_for = reconnect_for
         self.join_timeout = join_timeout
@@ -127,7 +127,7 @@ class RemoteLink(TableLink):
         self.name = frame["name"]
         self.commitment = frame["commitment"] or self.commitment
         if self.remember and self.seat is not None:
-            store.save_token(self.code, self.token, self.name, self.proof_key)
+            tokens.save_token(self.code, self.token, self.name, self.proof_key)
         self.emit({"type": "welcome", **{k: v for k, v in frame.items() if k not in ("v", "t")}})
 
     async def start(self) -> None:

@@ -1,5 +1,5 @@
 """Past games: the one record format every game leaves (`record`, the names below) and the
-files they and the seat tokens live in (`store`). Callers use the names here:
+files they live in (`store`). Callers use the names here:
 `from net import records; records.load(path)`."""
 
 from net.records.record import (

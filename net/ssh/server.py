@@ -33,8 +33,8 @@ from typing import TypeVar
 import asyncssh
 
 import net
+from net import home
 from net.host.hosting import TABLE_RELAY_ENV, HostPlan, start_relay
-from net.records import store
 from net.ssh.access import Access, identity, player_name
 from net.ssh.limits import AddressRate, SshLimits
 from net.ssh.pty import TERMINAL_RESET, PtyChild
@@ -77,7 +77,7 @@ def host_key() -> asyncssh.SSHKey:
 
 
 def ssh_dir() -> Path:
-    path = store.data_dir() / "ssh"
+    path = home.data_dir() / "ssh"
     path.mkdir(mode=0o700, exist_ok=True)
     return path
 

@@ -8,8 +8,8 @@ import asyncio
 from test_net_tui import open_host_lobby, screen_of, until
 
 from net.host.hosting import HostPlan
+from net.peer import tokens
 from net.peer.remote import JoinError, RemoteLink
-from net.records import store
 from net.relay.server import Relay
 from tui.app import TabletopApp
 from tui.netplay import NetGameScreen
@@ -62,7 +62,7 @@ async def test_join_by_code_in_the_menu_uses_the_saved_token(relay: Relay) -> No
         await pia.close()
         host.attended = False  # a name alone would be refused: only the token gets in
         await until(pilot, lambda: host.seats[1].cid is None, "Pia away")
-        assert store.load_token(host.code, "Pia") is not None
+        assert tokens.load_token(host.code, "Pia") is not None
         joining = TabletopApp(lang="en",
                               opening=lambda: JoinScreen(host.display_code, "Pia", relay.url))
         async with joining.run_test(size=(100, 40)) as peer:

@@ -24,6 +24,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from net import discovery
 from net.host.authority import NetHost
+from net.peer import tokens as seat_tokens
 from net.peer.remote import JoinError, RemoteLink
 from net.records import store
 from net.relay import tokens
@@ -446,9 +447,9 @@ async def test_a_silent_spectator_that_answers_pings_is_not_idle() -> None:
 
 
 def test_saved_tokens_keep_the_proof_key(private_dirs: Path) -> None:
-    store.save_token("K7QX9MPA", "tok", "Pia", "key")
-    assert store.load_token("K7QX9MPA", "pia") == ("tok", "Pia", "key")
-    assert store.load_token("K7QX9MPA", "Eve") is None
+    seat_tokens.save_token("K7QX9MPA", "tok", "Pia", "key")
+    assert seat_tokens.load_token("K7QX9MPA", "pia") == ("tok", "Pia", "key")
+    assert seat_tokens.load_token("K7QX9MPA", "Eve") is None
 
 
 async def test_an_old_client_is_told_to_update(relay: Relay) -> None:

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from ssh_support import connect
 
+from net import home
 from net.host.hosting import TABLE_RELAY_ENV, HostPlan, open_room, start_relay
-from net.records import store
 from net.relay.server import Relay
 from net.ssh.server import HOST_KEY, SshConfig, fingerprint, hosting_with_table
 from tui.cli import main
@@ -40,7 +40,7 @@ async def test_serve_with_ssh_prints_the_key_and_serves_the_menu_until_stopped()
         # What the player's client sees is the key the server printed and keeps.
         seen = player.conn.get_server_host_key()
         assert seen is not None and fingerprint(seen) == printed
-        assert (store.data_dir() / "ssh" / HOST_KEY).stat().st_mode & 0o777 == 0o600
+        assert (home.data_dir() / "ssh" / HOST_KEY).stat().st_mode & 0o777 == 0o600
         await player.wait_for("Host a game", "the menu")
         server.send_signal(signal.SIGTERM)
         await player.wait_closed()
@@ -94,7 +94,7 @@ def test_bad_ssh_options_are_one_line_and_exit_2(
 def test_a_damaged_host_key_is_one_line_naming_the_file(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    path = store.data_dir() / "ssh"
+    path = home.data_dir() / "ssh"
     path.mkdir()
     (path / HOST_KEY).write_text("garbage\n")
     with pytest.raises(SystemExit) as ended:

@@ -281,7 +281,8 @@ def _ssh_config(args: argparse.Namespace) -> SshConfig | None:
             fail(f"{given[0]} needs --ssh PORT")
         return None
     from net.ssh.access import Access
-    from net.ssh.server import SshConfig, host_key
+    from net.ssh.keys import host_key
+    from net.ssh.server import SshConfig
 
     try:
         access = Access.load(args.ssh_keys, args.ssh_password)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import unicodedata
+from dataclasses import dataclass
 from pathlib import Path
 
 import asyncssh
@@ -89,3 +90,20 @@ def player_name(username: str) -> str:
     """The SSH user name as a name at the table: printable characters only, trimmed."""
     kept = "".join(ch for ch in username if unicodedata.category(ch)[0] not in "CZ" or ch == " ")
     return " ".join(kept.split())[:MAX_NAME] or FALLBACK_NAME
+
+
+@dataclass
+class Visitor:
+    """Who is on the other end of one SSH connection."""
+
+    addr: str
+    username: str = ""
+    key: asyncssh.SSHKey | None = None
+
+    @property
+    def name(self) -> str:
+        return player_name(self.username)
+
+    @property
+    def identity(self) -> str:
+        return identity(self.key, self.username)

@@ -52,3 +52,7 @@ class AddressRate:
             return
         for addr in [a for a, s in self._starts.items() if not s or s[-1] <= now - self.WINDOW]:
             del self._starts[addr]
+
+
+def counted(number: float, word: str) -> str:
+    return f"{number:.0f} {word}" + ("" if round(number) == 1 else "s")

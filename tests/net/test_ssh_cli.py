@@ -16,7 +16,8 @@ from ssh_support import connect
 from net import home
 from net.host.hosting import TABLE_RELAY_ENV, HostPlan, open_room, start_relay
 from net.relay.server import Relay
-from net.ssh.server import HOST_KEY, SshConfig, fingerprint, hosting_with_table
+from net.ssh.keys import HOST_KEY, fingerprint
+from net.ssh.server import SshConfig, hosting_with_table
 from tui.cli import main
 
 CLI = [sys.executable, "-m", "tui.cli"]

@@ -12,10 +12,11 @@ from ssh_support import OpenTable, connect
 
 from net.relay.server import Relay
 from net.ssh import server
-from net.ssh.access import Access, identity, player_name
+from net.ssh.access import Access, Visitor, identity, player_name
 from net.ssh.limits import AddressRate
 from net.ssh.pty import TERMINAL_RESET
-from net.ssh.server import SshConfig, SshTable, Visitor, command_args
+from net.ssh.server import SshConfig, SshTable
+from net.ssh.session import DEFAULT_TERM, command_args
 
 BOX_WIDTH = 44  # the menu's title box, centred on the screen
 
@@ -172,7 +173,7 @@ async def test_a_child_gets_the_clients_terminal_and_its_own_directories(
     home = Path(env["TABLETOP_TUI_HOME"])
     assert home.parent.name == ada.identity and home.is_dir()
     assert Path(env["TABLETOP_TUI_CONFIG"]).parent == home.parent
-    assert table.child_env(ada, "vt100; rm -rf", {})["TERM"] == server.DEFAULT_TERM
+    assert table.child_env(ada, "vt100; rm -rf", {})["TERM"] == DEFAULT_TERM
     assert table.child_argv(["join", "K7QX-9MPA"])[-2:] == ["--server", relay.url]
 
 

@@ -1,0 +1,221 @@
+"""One SSH session: what it asked for (the menu, `join CODE` or `watch CODE`), the checks it
+must pass, then its child app on a pseudo-terminal (net.ssh.pty) until either side ends."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import shlex
+import time
+from typing import TYPE_CHECKING
+
+import asyncssh
+
+from net.ssh.access import Visitor
+from net.ssh.limits import counted
+from net.ssh.pty import TERMINAL_RESET, PtyChild
+from net.wire import codes
+
+if TYPE_CHECKING:
+    from net.ssh.server import SshTable
+
+log = logging.getLogger("tabletop.sshd")
+
+COMMANDS = "no command for the menu, `join CODE` to take a seat, `watch CODE` to watch"
+DEFAULT_TERM = "xterm-256color"
+
+
+def command_args(command: str) -> list[str]:
+    """The app's arguments for an SSH command; ValueError with the line to show otherwise."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        words = [command]
+    if not words:
+        return []
+    if words[0] in ("join", "watch") and len(words) == 2:
+        try:
+            code = codes.normalise_join(words[1])
+        except codes.BadCode as exc:
+            raise ValueError(f"{words[1]!r} is not a join code: {exc}") from None
+        return ["join", codes.display(code)] + (["--watch"] if words[0] == "watch" else [])
+    shown = command if len(command) <= 40 else command[:40] + "…"
+    raise ValueError(f"{shown!r} is not something this table does; allowed: {COMMANDS}")
+
+
+class TableSession(asyncssh.SSHServerSession[bytes]):
+    """One session: its checks, then its child app, until either side ends."""
+
+    def __init__(self, table: SshTable, visitor: Visitor) -> None:
+        self.table = table
+        self.visitor = visitor
+        self.chan: asyncssh.SSHServerChannel[bytes] | None = None
+        self.command: str | None = None
+        self.term: str | None = None
+        self.size = (80, 24)
+        self.child: PtyChild | None = None
+        self.gone = False
+        self.ending = ""  # why this side ended the session's app, to tell the player
+        self.last_input = time.monotonic()
+        self._task: asyncio.Task[None] | None = None
+        self._hanging_up: asyncio.Task[None] | None = None
+
+    # -- asyncssh callbacks --------------------------------------------------------------------
+    def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:  # type: ignore[override]
+        self.chan = chan
+
+    def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int],
+                      term_modes: object) -> bool:
+        self.term = term_type
+        self._set_size(term_size[0], term_size[1])
+        return True
+
+    def shell_requested(self) -> bool:
+        self.command = ""
+        return True
+
+    def exec_requested(self, command: str) -> bool:
+        self.command = command
+        return True
+
+    def subsystem_requested(self, subsystem: str) -> bool:
+        return False
+
+    def session_started(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    def eof_received(self) -> bool:
+        """Keep sending after the client's input ends (`ssh -T HOST < /dev/null` must still
+        get its line and exit status); the session ends with the app or the connection."""
+        return True
+
+    def data_received(self, data: bytes, datatype: object) -> None:
+        self.last_input = time.monotonic()
+        if self.child is not None:
+            self.child.write(data)
+
+    def terminal_size_changed(self, width: int, height: int, pixwidth: int,
+                              pixheight: int) -> None:
+        self._set_size(width, height)
+        if self.child is not None:
+            self.child.resize(*self.size)
+
+    def pause_writing(self) -> None:
+        if self.child is not None:
+            self.child.pause_output()
+
+    def resume_writing(self) -> None:
+        if self.child is not None:
+            self.child.resume_output()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.gone = True
+        if self.child is not None:
+            self._hanging_up = asyncio.get_running_loop().create_task(self.child.hang_up())
+
+    # -- the session -------------------------------------------------------------------------
+    def _set_size(self, cols: int, rows: int) -> None:
+        limits = self.table.limits
+        self.size = (min(max(cols, 1), limits.max_cols) if cols else 80,
+                     min(max(rows, 1), limits.max_rows) if rows else 24)
+
+    async def _run(self) -> None:
+        why = self.table.knock(self.visitor.addr)
+        if why is not None:
+            self._refuse(why)
+            return
+        try:
+            args = command_args(self.command or "")
+        except ValueError as exc:
+            self._refuse(str(exc))
+            return
+        if self.term is None:
+            self._refuse("the table needs a terminal: connect with `ssh -t` "
+                         f"(e.g. ssh -t -p {self.table.port} HOST join CODE)")
+            return
+        why = self.table.admit(self)
+        if why is not None:
+            self._refuse(why)
+            return
+        visitor = self.visitor
+        log.info("ssh session from %s as %r (%s): %s", visitor.addr, visitor.name,
+                 visitor.key.get_fingerprint() if visitor.key else "no key",
+                 " ".join(args[:1]) + (" --watch" if "--watch" in args else "") or "menu")
+        try:
+            await self._play(args)
+        finally:
+            self.table.sessions.discard(self)
+
+    async def _play(self, args: list[str]) -> None:
+        assert self.chan is not None
+        env = self.table.child_env(self.visitor, self.term or DEFAULT_TERM,
+                                   dict(self.chan.get_environment()))
+        try:
+            self.child = await PtyChild.start(self.table.child_argv(args), env, *self.size,
+                                              sink=self._output)
+        except OSError as exc:
+            log.error("cannot start a session's app: %s", exc)
+            self._refuse("the table cannot start a game right now; try again later")
+            return
+        if self.gone:  # hung up while the child started
+            await self.child.hang_up()
+            return
+        idle = asyncio.get_running_loop().create_task(self._watch_idle())
+        try:
+            status = await self.child.wait()
+        finally:
+            idle.cancel()
+        if self.gone:
+            return
+        if self.ending:  # the app was ended from here, so the terminal is put back here
+            self._say(TERMINAL_RESET + self._line(self.ending))
+            status = 1
+        self.chan.exit(status & 0xFF)
+
+    def _output(self, data: bytes) -> None:
+        self._write(data)
+
+    async def _watch_idle(self) -> None:
+        minutes = self.table.limits.idle_minutes
+        if not minutes:
+            return
+        while (left := self.last_input + minutes * 60 - time.monotonic()) > 0:
+            await asyncio.sleep(left)
+        took = counted(minutes, "minute") if minutes >= 1 else counted(minutes * 60, "second")
+        await self._end(f"closed after {took} without a key pressed; connect again to go on")
+
+    async def _end(self, why: str) -> None:
+        """End the child from this side; `_play` then tells the player `why`."""
+        if self.child is None:
+            return
+        self.ending = why
+        self.child.pause_output()  # its last output must not land after the line
+        await self.child.hang_up()
+
+    async def hang_up(self) -> None:
+        """The server stops: end the child, tell the player, close."""
+        await self._end("the table is closing; goodbye")
+        if self._task is not None:
+            await asyncio.wait([self._task], timeout=5)
+
+    def _line(self, text: str) -> bytes:
+        end = "\r\n" if self.term is not None else "\n"
+        return f"tabletop-tui: {text}{end}".encode()
+
+    def _say(self, data: bytes) -> None:
+        self._write(data, asyncssh.EXTENDED_DATA_STDERR)
+
+    def _write(self, data: bytes, datatype: asyncssh.DataType = None) -> None:
+        """Pass bytes on, unless the client has closed its end (connection_lost follows)."""
+        if self.chan is not None and not self.gone:
+            try:
+                self.chan.write(data, datatype)
+            except BrokenPipeError:
+                self.gone = True
+                self.chan.close()
+
+    def _refuse(self, text: str) -> None:
+        log.info("ssh session from %s refused: %s", self.visitor.addr, text)
+        self._say(self._line(text))
+        if self.chan is not None and not self.gone:
+            self.chan.exit(1)

@@ -52,6 +52,15 @@ class Audience:
         t = message.pop("type")
         self.uplink.post(cids, t, **message)
 
+    def seat(self, seat: int, message: Message, local: bool) -> None:
+        """One seat's table message to the connections playing it (and this terminal's, if
+        the seat is played here)."""
+        cids = [p.cid for p in self.peers.values() if p.seat == seat]
+        if cids:
+            self.send(cids, dict(message))
+        if local:
+            self.local(message)
+
     def table(self, message_for: Callable[[int | None], Message],
               local_seats: Iterable[int]) -> None:
         """Give every connection its seat's table message (spectators: the public one, seat

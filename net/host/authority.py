@@ -214,6 +214,10 @@ class NetHost:
     def local_move(self, seat_no: int, move: Move, state_no: int) -> None:
         self.play.local_move(seat_no, move, state_no)
 
+    def local_answering(self, seat_no: int, state_no: int) -> None:
+        if 0 <= seat_no < len(self.seats) and self.seats[seat_no].local:
+            self.play.answering(seat_no, state_no)
+
     def send_chat(self, text: str) -> None:
         """Chat from the host's own terminal."""
         local = next((i for i, s in enumerate(self.seats) if s.local), None)
@@ -354,6 +358,8 @@ class NetHost:
             self.chat(peer.name, peer.seat, frame["text"])
         elif t == "sync":
             self.play.sync_peer(peer)
+        elif t == "answering":
+            self.play.answering(peer.seat, frame["state_no"])
         elif t == "echo":
             self.uplink.post([cid], "echo", data=frame["data"])
 

@@ -28,5 +28,8 @@ class HostLink(TableLink):
     async def send_chat(self, text: str) -> None:
         self.host.send_chat(text)
 
+    async def answering(self, seat: int, state_no: int) -> None:
+        self.host.local_answering(seat, state_no)
+
     async def close(self) -> None:
         self.host.remove_listener(self.emit)

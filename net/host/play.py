@@ -81,10 +81,23 @@ class Play:
         if seat not in self.host.engine.to_act(session.state):
             return ("not_your_turn", "it is not your turn")
         try:
+            if session.windows.keeps(seat, move, state_no):  # applied when the window closes
+                self._tell_seat(seat)
+                self.reschedule()
+                return None
             self._apply(seat, move)
         except (IllegalMove, StaleMove) as exc:
             return ("illegal", getattr(exc, "reason", str(exc)))
         return None
+
+    def answering(self, seat: int | None, state_no: int) -> None:
+        """A person at `seat` is choosing an answer to the open window: more time, and
+        everyone sees who is answering (net.table.windows)."""
+        session = self.host.session
+        if seat is None or session is None or not session.windows.answering(seat, state_no):
+            return
+        self.broadcast("update", [])
+        self.reschedule()
 
     def _apply(self, seat: int, move: Move) -> None:
         host = self.host
@@ -136,6 +149,11 @@ class Play:
         message["players"] = players(host.seats)
         message["reveal"] = host.dealer.reveal(session)
         return message
+
+    def _tell_seat(self, seat: int) -> None:
+        """`seat` alone hears the table again (its pass is taken, its moves are gone)."""
+        host = self.host
+        host.audience.seat(seat, self.table_message(seat, "update", []), host.seats[seat].local)
 
     def broadcast(self, kind: str, events: list[Any] | None = None) -> None:
         host = self.host

@@ -21,7 +21,15 @@ from net import discovery
 from net.peer.pipe import Pipe
 from net.wire import codes, proofs
 from net.wire.channel import Exchange, Refused
-from net.wire.frames import HOST_ENVELOPES, WS_MAX_SIZE, Frame, ProtocolError, check, decode
+from net.wire.frames import (
+    HOST_ENVELOPES,
+    VERSION,
+    WS_MAX_SIZE,
+    Frame,
+    ProtocolError,
+    check,
+    decode,
+)
 
 if TYPE_CHECKING:
     from net.peer.remote import RemoteLink
@@ -31,7 +39,7 @@ FINAL = {"kicked", "room_full", "room_closed", "version", "bad_code", "flood", "
          "refused", "table_full", "unproven", "wrong_code"}
 # A "version" error in words: whoever is older, the cure is the same.
 UPDATE = ("this table speaks another protocol version than your tabletop-tui (this one speaks "
-          "protocol 3): please update tabletop-tui; the host and the relay need it too")
+          f"protocol {VERSION}): please update tabletop-tui; the host and the relay need it too")
 # Seconds a join waits once the host said it is asking its player (a reclaim by name).
 APPROVAL_WAIT = 150.0
 

@@ -344,6 +344,9 @@ class RemoteLink(TableLink):
     async def send_chat(self, text: str) -> None:
         await self._send("chat", text=text)
 
+    async def answering(self, seat: int, state_no: int) -> None:
+        await self._send("answering", state_no=state_no)
+
     async def request_sync(self) -> None:
         await self._send("sync")
 

@@ -64,6 +64,11 @@ class TableLink(ABC):
     @abstractmethod
     async def close(self) -> None: ...
 
+    @abstractmethod
+    async def answering(self, seat: int, state_no: int) -> None:
+        """`seat` is choosing an answer to the open interrupt window (net.table.windows): the
+        table gives it more time, and everyone sees who is answering."""
+
 
 def table_message(
     session: HostSession, seat: int | None, kind: str, events: list[dict[str, Any]] | None = None
@@ -103,6 +108,10 @@ class LocalLink(TableLink):
             self.emit({"type": "error", "seat": seat, "message": "That seat is not yours"})
             return
         try:
+            if self.session.windows.keeps(seat, move, state_no):  # applied when it closes
+                self.emit(table_message(self.session, seat, "update", []))
+                self._wake_bots()
+                return
             events = self.session.submit(seat, move, state_no)
         except IllegalMove as exc:
             self.emit({"type": "error", "seat": seat, "message": exc.reason})
@@ -116,6 +125,11 @@ class LocalLink(TableLink):
 
     async def send_chat(self, text: str) -> None:
         self.emit({"type": "chat", "name": "you", "text": text})
+
+    async def answering(self, seat: int, state_no: int) -> None:
+        if seat in self.seats and self.session.windows.answering(seat, state_no):
+            self._broadcast([])
+            self._wake_bots()
 
     async def close(self) -> None:
         if self._bots is not None:

@@ -73,7 +73,9 @@ class HostSession:
         return {
             "state_no": self.state_no,
             "view": eng.view(self.state, seat),
-            "legal": eng.legal_moves(self.state, seat) if seat is not None else [],
+            # A seat whose pass waits for its window to close has nothing more to play there.
+            "legal": (eng.legal_moves(self.state, seat)
+                      if seat is not None and seat not in self.windows.pending else []),
             "players": self.players(),
             **({} if self.hints is None else {"hints": self.hints}),
         }

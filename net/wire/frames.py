@@ -17,7 +17,9 @@ import msgpack
 # ("commit", "contribute"), signed host tokens ("seats"), errors name the refused frame's seq.
 # 3: end-to-end encryption (net.wire.channel): 12-symbol join codes whose last 4 never reach the
 # relay, a SPAKE2 exchange ("pake") on join, and every host<->peer payload "sealed".
-VERSION = 3
+# 4: a peer choosing an answer to an interrupt window says so ("answering"); see docs/protocol.md
+# for the whole list.
+VERSION = 4
 # Largest frame a relay accepts from a connection (bytes); views and records fit easily.
 MAX_FRAME = 64 * 1024
 # The websocket layer's own ceiling: frames between MAX_FRAME and this get a readable error
@@ -110,6 +112,7 @@ PEER_SEALED: dict[str, dict[str, tuple[type, ...]]] = {
     "chat": {"text": STR},
     "sync": {},
     "echo": {"data": (bytes, str, int, OPT)},
+    "answering": {"state_no": INT},
 }
 
 # Frames a host sends to the relay.

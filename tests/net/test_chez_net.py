@@ -61,8 +61,10 @@ def cancel_deal(views: list[dict[str, Any]]) -> bool:
 class ChezPlayer(Player):
     """Plays like the strong bot, but with a script: the host does an activity as soon as it
     can (and skips calling persons); in a window a peer answers by `policy`: "bot" (at once,
-    like the strong bot), "cancel" (cancels the host's activity, else lets go), or "silent"
-    (never answers: the countdown lets the window go for it)."""
+    like the strong bot), "cancel" (cancels the host's activity, else lets go), "pass" (lets
+    every window go at once), "answer" (says it is choosing an answer to the host's activity,
+    and cancels it once the table shows it answering), or "silent" (never answers: the
+    countdown lets the window go for it)."""
 
     def __init__(self, link: Any, seed: int = 0, policy: str = "bot", script: bool = False):
         super().__init__(link, seed)
@@ -88,7 +90,15 @@ class ChezPlayer(Player):
             self.windows.append(message)
         if self.policy == "silent":
             return None
-        if self.policy == "cancel":
+        if self.policy == "pass":
+            return {"type": "pass"}
+        if self.policy == "answer" and hosts_activity:
+            if message["seat"] not in message["clock"]["answering"]:
+                asyncio.get_running_loop().create_task(
+                    self.link.answering(message["seat"], message["state_no"]))
+                return None
+            return next(m for m in legal if m["type"] == "cancel")
+        if self.policy in ("cancel", "answer"):
             cancels = [m for m in legal if m["type"] == "cancel"]
             return cancels[0] if hosts_activity and cancels else {"type": "pass"}
         return STRONG.decide(view, legal, self.rng) or {"type": "pass"}
@@ -225,7 +235,7 @@ async def test_an_answer_after_the_countdown_closed_the_window_is_refused(relay:
 
 
 async def test_no_frame_to_a_peer_holds_another_hand(relay: Relay) -> None:
-    t = await table(relay, 4, seed=11, policies=["bot", "bot"], bots=1)
+    t = await table(relay, 4, seed=11, policies=["bot", "bot"], bots=1, window=1)
     try:
         await until(lambda: all(p.done.is_set() for p in t.peers), "the end of the game",
                     TIMEOUT * 3)
@@ -237,7 +247,8 @@ async def test_no_frame_to_a_peer_holds_another_hand(relay: Relay) -> None:
             assert frame["seat"] == seat
             state = t.states[frame["state_no"]]
             assert frame["view"] == ENGINE.view(state, seat)
-            assert frame["legal"] == ENGINE.legal_moves(state, seat)
+            # A seat whose pass waits for its window to close has nothing more to play.
+            assert frame["legal"] in (ENGINE.legal_moves(state, seat), [])
             others = [p for p in range(4) if p != seat]
             assert all("hand" not in frame["view"]["players"][p] for p in others)
     for peer in t.peers[1:]:
@@ -285,6 +296,62 @@ async def test_a_seat_with_a_cancel_gets_the_same_frames_as_one_without(relay: R
 
 
 
+def activity_window_closed(t: Table) -> bool:
+    return any(e["kind"] in ("let_go", "cancelled") and e.get("window", "response") == "response"
+               and e["item"]["kind"] == "activity" for e in events(t))
+
+
+async def test_passes_wait_unseen_and_the_window_closes_after_a_glance(relay: Relay) -> None:
+    """Seat 1 holds a cancel and lets the host's activity go at once; seat 2 holds nothing
+    that fits. Neither pass shows (both stay in the window; seat 1's moves are gone), and the
+    window closes after its glance, long before its countdown would have run out."""
+    seed = seed_where(3, cancel_deal)
+    t = await table(relay, 3, seed, ["pass", "silent"], window=8)
+    session = t.host.session
+    assert session is not None
+    left_at_close: list[float] = []
+
+    def watch(seat: int, move: dict[str, Any], _events: list[dict[str, Any]]) -> None:
+        pending = ENGINE.view(session.state, None)["pending"]
+        activity = bool(pending) and pending[-1]["kind"] == "activity"
+        if move == {"type": "pass"} and activity and (left := session.windows.left()):
+            left_at_close.append(left)
+
+    session.subscribe(watch)
+    try:
+        await until(lambda: activity_window_closed(t), "the activity's window closing")
+    finally:
+        await t.close()
+    holder, other = t.frames
+
+    def activity_open(frame: dict[str, Any]) -> bool:
+        pending = frame["view"]["pending"]
+        return (frame["view"]["window"] is not None and bool(pending)
+                and pending[-1]["kind"] == "activity")
+
+    opened = next(i for i, f in enumerate(holder) if activity_open(f))
+    kept = holder[opened + 1]  # what seat 1 heard after its pass: taken, not applied
+    assert kept["state_no"] == holder[opened]["state_no"] and kept["legal"] == []
+    assert kept["view"]["to_act"] == [1, 2]
+    # Seat 2 saw both seats in the window until it closed, never seat 1 leaving first.
+    during = [f["view"]["to_act"] for f in other if activity_open(f)]
+    assert during and during[0] == [1, 2] and [1] not in during
+    assert left_at_close and min(left_at_close) > 4.0  # of 8: it closed on the glance
+
+
+async def test_choosing_an_answer_holds_the_window_and_everyone_sees_who(relay: Relay) -> None:
+    seed = seed_where(3, cancel_deal)
+    t = await table(relay, 3, seed, ["answer", "silent"], window=2)
+    try:
+        await until(lambda: activity_window_closed(t), "the activity's window closing")
+    finally:
+        await t.close()
+    cancelled = next(e for e in events(t) if e["kind"] == "cancelled")
+    assert cancelled["by"] == 1
+    seen = [f["clock"] for f in t.frames[1] if f["clock"] is not None and f["clock"]["answering"]]
+    assert seen and seen[0]["answering"] == [1] and seen[0]["left"] > 2  # more than its 2 s
+
+
 def test_an_answer_made_on_an_older_state_of_the_same_window_still_counts() -> None:
     """Answers race: seat 2's pass lands first, seat 1's cancel was made on the state before;
     the window is the same, so the cancel counts. Once the window has closed it would not."""
@@ -320,11 +387,11 @@ def test_the_countdown_stops_while_someone_is_away() -> None:
         session.submit(seat, ENGINE.legal_moves(session.state, seat)[-1])
     now[0] += 2
     assert clock.left() == 3
-    clock.hold(True)
+    clock.pause(True)
     now[0] += 60
     assert clock.left() is None and clock.public(fresh=True)["paused"] is True
     assert clock.public()["left"] == 3
-    clock.hold(False)
+    clock.pause(False)
     now[0] += 1
     assert clock.left() == 2
 

@@ -278,9 +278,11 @@ class GameScreen(TableScreen[None]):
             if not self.has_class("-too-small"):
                 board.focus()
             if changed_person and len(self.link.seats) > 1 and not over:
-                self.app.push_screen(
-                    HandoffScreen(self.tables[target].name(target)), self._after_handoff
-                )
+                name = self.tables[target].name(target)
+                if isinstance(self.app.screen, HandoffScreen):
+                    await self.app.screen.hand_to(name)
+                else:
+                    self.app.push_screen(HandoffScreen(name), self._after_handoff)
         else:
             board.show(self.tables[target])
         self._update_topbar()

@@ -39,6 +39,13 @@ class HandoffScreen(TableScreen[bool]):
             yield Static(id="handoff-note")
         yield Footer()
 
+    async def hand_to(self, name: str) -> None:
+        """The keyboard goes to someone else before this person said they were ready (the
+        table moved on meanwhile): one handoff screen, never a pile of stale ones."""
+        self.player = name
+        self._leaving = False
+        await self.retranslate()
+
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         self.action_ready()

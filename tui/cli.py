@@ -258,6 +258,24 @@ def _code(text: str) -> str:
         fail(str(exc))
 
 
+# What the terminal says after the app stopped on an error (Textual prints the error above).
+CRASHED = ("the app stopped on an error (above). Nothing is lost: an unfinished game you host "
+           "goes on with `tabletop-tui host --resume` (your guests wait for you), a local one "
+           "from the menu's Past games")
+
+
+def ended(app: TabletopApp) -> None:
+    """After the app: exit non-zero, with a line saying how to go on, if it crashed."""
+    if app.return_code:
+        print(f"tabletop-tui: {CRASHED}", file=sys.stderr, flush=True)
+        raise SystemExit(app.return_code)
+
+
+def _run(app: TabletopApp) -> None:
+    app.run()
+    ended(app)
+
+
 def _play(args: argparse.Namespace) -> None:
     from tui import prefs
     from tui.app import local_app
@@ -268,8 +286,8 @@ def _play(args: argparse.Namespace) -> None:
     bots = args.bots if args.bots is not None else max(eng.min_players - humans, 0)
     _check_players(args.game, humans + bots)
     level = args.level or prefs.load().bot_level
-    local_app(args.game, humans, bots, level, args.seed, options, args.lang, args.theme,
-              names=args.name).run()
+    _run(local_app(args.game, humans, bots, level, args.seed, options, args.lang, args.theme,
+                   names=args.name))
 
 
 def _ssh_config(args: argparse.Namespace) -> SshConfig | None:
@@ -309,7 +327,7 @@ def _host_app(args: argparse.Namespace, options: dict[str, Any]) -> None:
                       opening=lambda: HostScreen(plan, auto=auto))
     ssh = _ssh_config(args)
     if ssh is None:
-        app.run()
+        _run(app)
         return
     import asyncio
 
@@ -324,6 +342,7 @@ def _host_app(args: argparse.Namespace, options: dict[str, Any]) -> None:
         fail(f"cannot listen for SSH on {ssh.bind}:{ssh.port}: {exc.strerror or exc}")
     except KeyboardInterrupt:
         raise SystemExit(130) from None
+    ended(app)
 
 
 def _join_app(args: argparse.Namespace) -> None:
@@ -348,6 +367,7 @@ def _join_app(args: argparse.Namespace) -> None:
         app = TabletopApp(lang=args.lang, theme=args.theme,
                           opening=lambda: PeerLobbyScreen(link, link.engine))
         await app.run_async()
+        ended(app)
 
     try:
         asyncio.run(join_then_play())
@@ -432,7 +452,7 @@ def main(argv: Sequence[str] | None = None) -> None:
 
         serve_forever(args.host, args.port)
     elif command == "replay":
-        replay_app(args.file, args.lang, args.theme).run()
+        _run(replay_app(args.file, args.lang, args.theme))
     elif command == "records":
         _records(args)
     elif command == "rules":
@@ -446,7 +466,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     else:
         from tui.app import TabletopApp
 
-        TabletopApp(lang=args.lang, theme=args.theme).run()
+        _run(TabletopApp(lang=args.lang, theme=args.theme))
 
 
 if __name__ == "__main__":

@@ -54,6 +54,10 @@ from net.wire.frames import (
 
 log = logging.getLogger("tabletop.host")
 
+# What the peers read when the host's app crashes mid-game.
+CRASHED = ("the host crashed; it can resume the game (tabletop-tui host --resume): stay, or "
+           "join again with the same code later to get your seat back")
+
 
 class NetHost:
     """One room's authority. Use `open()`, the lobby methods, `start()`, then await
@@ -240,6 +244,19 @@ class NetHost:
         for task in list(self._tasks):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        self.recorder.close()
+
+    async def crash(self) -> None:
+        """This app died with the room open: the peers hear that the host can come back, the
+        room stays on the relay (no goodbye) and the record on disk, for `host --resume`."""
+        if self.session is not None and not self.over:
+            self.notice(CRASHED)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.uplink.flushed(), 1.0)
+        self.uplink.closing = True  # no reconnecting: this process is going
+        for task in list(self._tasks):
+            task.cancel()
+        await self.uplink.hang_up()
         self.recorder.close()
 
     @classmethod

@@ -99,7 +99,9 @@ class Room:
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 loop.add_signal_handler(sig, ended, sig)
 
-    async def close(self) -> None:
+    async def close(self, crashed: bool = False) -> None:
+        """End the room for everyone; `crashed`: the app died, so the room is left for
+        `host --resume` instead (see NetHost.crash)."""
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGHUP):
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
@@ -107,7 +109,7 @@ class Room:
         discovery.unpublish(self.host.code)
         if self._advertiser is not None:
             await self._advertiser.stop()
-        await self.host.close()
+        await (self.host.crash() if crashed else self.host.close())
         if self.relay is not None:
             await self.relay.stop()
 

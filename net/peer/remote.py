@@ -362,7 +362,7 @@ class RemoteLink(TableLink):
         if self._ws is not None:
             await self._ws.close()
 
-    async def close(self) -> None:
+    async def close(self, crashed: bool = False) -> None:
         self._closing = True
         if self._ws is not None:
             with contextlib.suppress(Exception):

@@ -62,7 +62,9 @@ class TableLink(ABC):
     async def send_chat(self, text: str) -> None: ...
 
     @abstractmethod
-    async def close(self) -> None: ...
+    async def close(self, crashed: bool = False) -> None:
+        """Leave the table; `crashed`: the app is going down with an error (a hosted room is
+        then kept for resuming rather than closed)."""
 
     @abstractmethod
     async def answering(self, seat: int, state_no: int) -> None:
@@ -131,7 +133,7 @@ class LocalLink(TableLink):
             self._broadcast([])
             self._wake_bots()
 
-    async def close(self) -> None:
+    async def close(self, crashed: bool = False) -> None:
         if self._bots is not None:
             self._bots.cancel()
             with contextlib.suppress(asyncio.CancelledError):

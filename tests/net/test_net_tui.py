@@ -6,15 +6,18 @@ import asyncio
 from typing import Any
 
 import pytest
+from netsupport import Player
 from textual.pilot import Pilot
 from textual.widgets import Static
 
 from net.host.authority import NetHost
 from net.host.hosting import HostPlan
 from net.peer.remote import RemoteLink
+from net.records import store
 from net.relay.server import Relay
 from net.wire import codes
 from tui.app import TabletopApp
+from tui.cli import ended
 from tui.netplay import NetGameScreen
 from tui.screens.host import HostScreen
 from tui.screens.join import JoinScreen
@@ -181,3 +184,60 @@ async def test_a_host_quitting_the_app_closes_the_room_for_peers(relay: Relay) -
     finally:
         if peer is not None:
             await peer.close()
+
+
+async def test_a_hosting_app_that_crashes_leaves_a_room_that_resumes(
+    relay: Relay, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Should the host's app still crash mid-game, its guests read that the host can resume
+    (not that the room closed), the room waits on the relay, the record resumes the game with
+    the guest back in its seat, and the terminal gets a line and a non-zero exit status."""
+
+    def broken(self: NetGameScreen) -> None:
+        raise RuntimeError("a bug in the table")
+
+    plan = HostPlan("schoene", 3, server=relay.url, host_name="Hana", seed=17, bot_delay=0.2)
+    app = TabletopApp(lang="en", opening=lambda: HostScreen(plan, auto=True))
+    pia = Player(RemoteLink("K7QX-9MPA-B3CD", "Pia", server=relay.url), play=False)
+    resumed: NetHost | None = None
+    try:
+        with pytest.raises(RuntimeError, match="a bug in the table"):
+            async with app.run_test(size=(120, 60)) as pilot:
+                lobby = await open_host_lobby(pilot)
+                room = lobby.host.room
+                pia.link = RemoteLink(lobby.host.display_code, "Pia", server=relay.url)
+                pia.link.set_listener(pia.hear)
+                await pia.link.connect()
+                await until(pilot, lambda: lobby.host.seat_list()[1]["name"] == "Pia", "Pia")
+                await pilot.press("f5")
+                game = await until(pilot, screen_of(pilot, NetGameScreen), "the table")
+                await until(pilot, lambda: game.latest is not None, "the first sync")
+                monkeypatch.setattr(NetGameScreen, "action_log", broken)
+                await pilot.press("f6")
+        assert app.return_code == 1
+        notice = await pia.wait_for(lambda m: m["type"] == "notice" and "crashed" in m["text"])
+        assert "resume" in notice["text"]
+        await pia.wait_for(lambda m: m["type"] == "connection" and m["state"] == "host_away")
+        assert not pia.link.closed.is_set() and relay.rooms.get(room) is not None
+        with pytest.raises(SystemExit) as exit_status:
+            ended(app)
+        assert exit_status.value.code == 1 and "host --resume" in capsys.readouterr().err
+        path = store.last_record()
+        assert path is not None
+        resumed = NetHost.resume(path, relay.url, bot_delay=0)
+        await resumed.open()
+        await resumed.begin_resumed()
+        await pia.wait_for(lambda m: m["type"] == "connection" and m["state"] == "host_back")
+        await until_true(lambda: resumed.seat_list()[1]["connected"], "Pia back in her seat")
+    finally:
+        await pia.link.close()
+        if resumed is not None:
+            await resumed.close()
+
+
+async def until_true(check: Any, what: str) -> None:
+    for _ in range(STEPS):
+        if check():
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"gave up waiting for {what}")

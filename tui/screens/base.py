@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import ClassVar, TypeVar
 
+from textual.app import App
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Button
@@ -18,6 +19,11 @@ ResultType = TypeVar("ResultType")
 
 # Longest player name any form accepts: names go into titles and frames of every table.
 MAX_NAME = 32
+
+def app_crashed(app: App[object]) -> bool:
+    """Whether `app` is going down with an error (Textual sets its return code then)."""
+    return app.return_code not in (None, 0)
+
 
 # (keys, action, i18n key of the label, shown in the footer)
 KeySpec = tuple[str, str, str, bool]

@@ -24,7 +24,7 @@ from net.wire import codes
 from tui import boards, prefs
 from tui.boards.base import GameBoard, Table
 from tui.i18n import language, tr
-from tui.screens.base import KeySpec, TableScreen
+from tui.screens.base import KeySpec, TableScreen, app_crashed
 from tui.screens.handoff import HandoffScreen
 from tui.screens.overlays import LogOverlay
 from tui.screens.results import ResultsScreen
@@ -347,7 +347,7 @@ class GameScreen(TableScreen[None]):
         """Close the link once, whichever way the screen goes."""
         if not self._link_closed:
             self._link_closed = True
-            await self.link.close()
+            await self.link.close(app_crashed(self.app))
 
     async def on_unmount(self) -> None:
         """Quitting (ctrl+q) or any other removal closes the table too: bots stop, a hosted

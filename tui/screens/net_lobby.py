@@ -23,7 +23,7 @@ from net.wire import codes
 from tui import boards
 from tui.i18n import tr
 from tui.netplay import NetGameScreen, hosting_warning
-from tui.screens.base import KeySpec, TableScreen
+from tui.screens.base import KeySpec, TableScreen, app_crashed
 from tui.screens.game import LinkMessage
 from tui.screens.lobby import BOT_LEVELS
 from tui.screens.reclaim import ask_reclaim
@@ -280,7 +280,7 @@ class HostLobbyScreen(NetLobby):
         self.host.remove_listener(self._listener)
 
     async def close_link(self) -> None:
-        await self.room.close()
+        await self.room.close(app_crashed(self.app))
 
     def harvest(self) -> None:
         super().harvest()
@@ -368,9 +368,9 @@ class RoomLink(HostLink):
         self.code = room.host.code
         room.host.attended = True  # a person at this table answers reclaims by name
 
-    async def close(self) -> None:
+    async def close(self, crashed: bool = False) -> None:
         await super().close()
-        await self.room.close()
+        await self.room.close(crashed)
 
 
 class PeerLobbyScreen(NetLobby):

@@ -45,7 +45,7 @@ PASSED = "You let this window go already"
 # The shortest a window with a person in it stays open, whoever holds what, as a share of its
 # countdown (0.6 s of the usual 4): a person who holds an answer and passes at once then cannot
 # be told from one who holds none. A share, so a table that chose short windows plays fast.
-GLANCE_SHARE = 0.15
+GLANCE_SHARE = 0.1
 # Choosing an answer makes sure this many seconds are left on the countdown...
 ANSWER_SECONDS = 10.0
 # ...but adds no more than this to one window in all (a window must end).

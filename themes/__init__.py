@@ -29,9 +29,14 @@ TABLE_DEFAULTS: dict[str, str] = {
     "pig": "#f4a6b8",
     "active": "#f2c14e",  # whose turn it is
     "you": "#8fd3ff",  # the seat(s) played at this terminal
-    "choc-white": "#f3e6c4",  # white chocolate (Scho K.O.)
-    "choc-dark": "#8a5230",  # dark chocolate
-    "smartie": "#ff5a4e",  # the sweet on a Smartie tile
+    "rival": "#ff7ab8",  # the other seat, where a two-player table marks both (Scho K.O.)
+    "choc-white": "#f1dfb6",  # white chocolate (Scho K.O.)
+    "choc-dark": "#7a4424",  # dark chocolate
+    "choc-white-top": "#fff6de",  # the same on level 2, a shade lighter
+    "choc-dark-top": "#9c5c34",
+    "choc-white-edge": "#9c7d4e",  # the seams framing each tile
+    "choc-dark-edge": "#d9a878",
+    "smartie": "#ff3b30",  # the sweet on a Smartie tile
 }
 
 THEMES: dict[str, Theme] = {
@@ -80,9 +85,14 @@ THEMES: dict[str, Theme] = {
             "pig": "#ff88ff",
             "active": "#ffff00",
             "you": "#00ffff",
-            "choc-white": "#ffffff",
-            "choc-dark": "#d08040",
-            "smartie": "#ff55ff",
+            "rival": "#ff55ff",
+            "choc-white": "#e0e0e0",
+            "choc-dark": "#9a4a0c",
+            "choc-white-top": "#ffffff",
+            "choc-dark-top": "#cc6a1c",
+            "choc-white-edge": "#000000",
+            "choc-dark-edge": "#000000",
+            "smartie": "#ff0000",
             "footer-key-foreground": "#ffff00",
             "block-cursor-background": "#ffff00",
             "block-cursor-foreground": "#000000",

@@ -24,7 +24,7 @@ from net import records
 from net.table.link import LocalLink
 from net.table.session import HostSession, SeatInfo
 from themes import DEFAULT_THEME, STYLESHEET, TABLE_DEFAULTS, THEME_NAMES, THEMES
-from tui import i18n, prefs
+from tui import boards, i18n, prefs
 from tui.bindings import bindings_over
 from tui.i18n import tr
 from tui.screens.base import MAX_NAME, TableScreen
@@ -130,7 +130,8 @@ class TabletopApp(App[None]):
     def _open_local(self, session: HostSession, game: LocalGame, replace_current: bool,
                     humans: list[int] | None = None) -> None:
         humans = game.humans if humans is None else humans
-        link = LocalLink(session, humans, bot_delay=self.bot_delay)
+        pace = boards.board_class(game.engine_id).BOT_PACE
+        link = LocalLink(session, humans, bot_delay=self.bot_delay * pace)
         rematch = replace(game, seed=None)
         screen = GameScreen(
             link,

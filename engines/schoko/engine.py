@@ -27,7 +27,8 @@ View shape (``view(state, seat)``; ``seat=None`` is a spectator), every value ms
     hand        [tile id]         own hand in display order ([] for a spectator)
     hand_sizes  [int] * 2
     pile_size   int
-    tiles       [{"tile", "x", "y", "rot", "level", "smartie": bool}]  every tile laid, in order
+    tiles       [{"tile", "x", "y", "rot", "level", "smartie": bool, "seat"}]  every tile laid,
+                                  in order, with who laid it
     cells       [[x, y, "white" | "dark", level]]   every cell seen from above, row by row
     groups      [[int], [int]]    each seat's group sizes, largest first ([] before colours)
     scores      [int] * 2         each seat's largest group (0 before colours)
@@ -104,6 +105,7 @@ class SState:
     in a state that was handed out."""
 
     __slots__ = (
+        "by",
         "colours",
         "ev",
         "first",
@@ -123,6 +125,7 @@ class SState:
     hands: tuple[tuple[str, ...], tuple[str, ...]]  # display order
     pile: tuple[str, ...]  # top first
     layout: Layout
+    by: tuple[int, ...]  # who laid each tile of `layout.placed`
     passes: int
     sizes: tuple[list[int], list[int]] | None  # group sizes per colour, worked out on demand
     ev: tuple[tuple[Any, ...], ...]  # what the move that made this state did
@@ -136,6 +139,7 @@ class SState:
         c.hands = self.hands
         c.pile = self.pile
         c.layout = self.layout  # shared until a placement, which clones it
+        c.by = self.by
         c.passes = self.passes
         c.sizes = None
         c.ev = ()
@@ -200,6 +204,7 @@ class SchokoEngine(OneSeatAtATime):
         s.hands = (sort_tiles(stack[:HAND_SIZE]), sort_tiles(stack[HAND_SIZE : 2 * HAND_SIZE]))
         s.pile = tuple(stack[2 * HAND_SIZE :])
         s.layout = Layout()
+        s.by = ()
         s.passes = 0
         s.sizes = None
         s.ev = ()
@@ -241,10 +246,7 @@ class SchokoEngine(OneSeatAtATime):
             "hand": [] if seat is None else list(s.hands[seat]),
             "hand_sizes": [len(h) for h in s.hands],
             "pile_size": len(s.pile),
-            "tiles": [
-                {"tile": t, "x": x, "y": y, "rot": r, "level": lv, "smartie": t in SMARTIE}
-                for t, x, y, r, lv in s.layout.placed
-            ],
+            "tiles": laid(s),
             "cells": [[x, y, COLOURS[c], lv] for x, y, c, lv in s.layout.cells()],
             "groups": groups,
             "scores": [g[0] if g else 0 for g in groups],
@@ -261,6 +263,7 @@ class SchokoEngine(OneSeatAtATime):
             "groups": groups,
             "colours": [None, None] if s.colours is None else [COLOURS[c] for c in s.colours],
             "tiles_laid": len(s.layout.placed),
+            "tiles": laid(s),  # the final table, for the results screen
         }
 
     # -- the board's questions, answered from a view ------------------------------------------
@@ -355,6 +358,7 @@ class SchokoEngine(OneSeatAtATime):
         clone, `random_step` on a playout copy)."""
         tile = placement[0]
         t.layout.place(*placement)
+        t.by = (*t.by, seat)
         t.sizes = None
         hand = list(t.hands[seat])
         hand.remove(tile)
@@ -483,6 +487,7 @@ class SchokoEngine(OneSeatAtATime):
             else (COLOUR_INDEX[colours[0]], COLOUR_INDEX[colours[1]])
         )
         s.layout = self.layout_of(view)
+        s.by = tuple(t["seat"] for t in view["tiles"])
         s.passes = view["passes"]
         s.sizes = None
         s.ev = ()
@@ -500,6 +505,14 @@ class SchokoEngine(OneSeatAtATime):
         s.hands = (hands[0], hands[1])
         s.pile = tuple(rest)
         return s
+
+
+def laid(s: SState) -> list[dict[str, Any]]:
+    """The tiles on the table as a view shows them, in the order they were laid."""
+    return [
+        {"tile": t, "x": x, "y": y, "rot": r, "level": lv, "smartie": t in SMARTIE, "seat": by}
+        for (t, x, y, r, lv), by in zip(s.layout.placed, s.by, strict=True)
+    ]
 
 
 def spots(layout: Layout, hand: tuple[str, ...] | list[str]) -> Iterator[Placement]:

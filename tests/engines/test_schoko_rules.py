@@ -304,6 +304,22 @@ def test_passing_only_with_nothing_to_place_and_without_a_draw() -> None:
     assert ENG.events(both, 0, {"type": "pass"}, end)[-1]["kind"] == "game_over"
 
 
+def test_the_table_says_who_laid_each_tile_even_after_a_pass() -> None:
+    """Views and the result name who laid each tile (a board marks each player's last one):
+    after a pass one seat lays twice in a row, which no alternation could tell."""
+    state = game(PAIR)
+    stuck = state.clone()
+    stuck.hands = (state.hands[0], ())
+    stuck.turn = 1
+    after = ENG.apply(stuck, 1, {"type": "pass"})
+    again = ENG.apply(after, 0, ENG.legal_moves(after, 0)[0])
+    for seat in (0, 1, None):
+        assert [t["seat"] for t in ENG.view(again, seat)["tiles"]] == [0, 1, 0]
+    assert ENG.result(again)["tiles"] == ENG.view(again, None)["tiles"]
+    rebuilt = ENG.from_view(ENG.view(again, 1), random.Random(1))
+    assert ENG.view(rebuilt, 1)["tiles"] == ENG.view(again, 1)["tiles"]
+
+
 # -- scoring ---------------------------------------------------------------------------------
 def test_covered_pieces_no_longer_count_and_levels_connect() -> None:
     # W W W W / D D D D, then w3s (W W / W D) on level 2 over x 1..2: the top view is

@@ -2,10 +2,10 @@
 game, every frame a peer receives is checked against the engine and searched for the other
 hand, and a forged placement is refused with the engine's reason, changing nothing.
 
-Tile ids are public once laid (the view's `tiles`, the placement events), so a tile id may
-appear in a frame only there, in the seat's own hand and in its own legal moves. Anywhere else
-it would leak the other hand or the pile; after the game the reveal carries the record by
-design.
+Tile ids are public once laid (the view's `tiles`, the result's final table, the placement
+events), so a tile id may appear in a frame only there, in the seat's own hand and in its own
+legal moves. Anywhere else it would leak the other hand or the pile; after the game the reveal
+carries the record by design.
 """
 
 from __future__ import annotations
@@ -41,11 +41,14 @@ def tile_paths(data: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
 
 
 def open_place(path: tuple[Any, ...]) -> bool:
-    """Where a frame may name a tile: own hand and moves, the laid tiles, placement events."""
+    """Where a frame may name a tile: own hand and moves, the laid tiles (in the view and, as
+    the final table, in the result), placement events."""
     if path[0] == "legal":
         return True
+    if path[0] in ("view", "result") and path[1] == "tiles":
+        return path[-1] == "tile"
     if path[0] == "view":
-        return path[1] == "hand" or (path[1] == "tiles" and path[-1] == "tile")
+        return path[1] == "hand"
     return path[0] == "events" and path[-1] == "tile"
 
 

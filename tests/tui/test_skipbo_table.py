@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Any
 
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
-from tui_helpers import MAX_STEPS, local_link, open_lobby, settle, wait_for_board
+from tui_helpers import MAX_STEPS, game_screen, local_link, open_lobby, settle, wait_for_board
 
 from engines.skipbo_breakers.rules import DECK
 from tui.app import TabletopApp, local_app
 from tui.boards.skipbo_breakers import Board, HandSummary, Picker, describe
+from tui.boards.skipbo_breakers.tiles import set_words
 from tui.help import rules_text
 from tui.screens.handoff import HandoffScreen
 from tui.screens.results import ResultsScreen
@@ -250,3 +252,83 @@ def test_the_rules_are_there_in_both_languages() -> None:
     english, german = rules_text(GAME, "en"), rules_text(GAME, "de")
     assert english.startswith("# Skip-Bo Breakers") and german.startswith("# Skip-Bo Breakers")
     assert "SB-Breaker" in english and "Paarfolge" in german and english != german
+
+
+# Two Breakers (four 2s, three 3s), two jokers and plain tiles: the lowest legal single is a
+# joker standing for 1, the next ones a 2 or a 3 taken from a Breaker.
+STRONG = [2, 2, 2, 2, 3, 3, 3, SB, 9, 11, 11, 12, 13, 5, 5, 6, 6, 7, SB, 14]
+
+
+async def test_down_offers_plays_that_keep_jokers_and_breakers_first() -> None:
+    options = {"stack": stack(STRONG), "first": 0}
+    app = local_app(GAME, 1, 1, "strong", seed=3, options=options, lang="en", bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_board(pilot)
+        board = await wait_for_my_turn(pilot)
+        reading = board.query_one("#reading", Static)
+        await pilot.press("down")
+        assert text_of(reading).startswith("single 5 · ")
+        await pilot.press("t")
+        assert text_of(reading).startswith("pair 5-5 · ")
+        # Further down come the plays that spend a joker or split a Breaker.
+        singles = board.picker.plays_of("single")
+        assert singles[0]["tiles"] == [5] and SB not in singles[0]["tiles"]
+        spent = [SB in m["tiles"] or m["tiles"][0] in (2, 3) for m in singles]
+        assert spent == sorted(spent)
+
+
+async def test_a_hint_names_the_set_as_the_table_does_and_selects_its_tiles() -> None:
+    options = {"stack": stack(STRONG), "first": 0}
+    app = local_app(GAME, 1, 1, "strong", seed=3, options=options, lang="en", bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_board(pilot)
+        board = await wait_for_my_turn(pilot)
+        before = len(game_screen(app).entries)
+        await pilot.press("h")
+        for _ in range(300):
+            await pilot.pause(0.05)
+            notes = [str(t) for kind, t in game_screen(app).entries[before:] if kind == "note"]
+            final = [n for n in notes if "Hint: " in n and "thinking" not in n]
+            if final:
+                break
+        else:
+            raise AssertionError("no hint arrived")
+        move = board.picker.move()
+        assert move is not None and move in board.table.legal
+        reading = board.picker.reading()
+        assert reading is not None
+        words = set_words(reading["set"], reading["rank"], move["tiles"], move["values"])
+        assert final[0].startswith(f"Hint: play {words}")
+        assert "you lead with it" in text_of(board.query_one("#reading", Static))
+
+
+async def test_counts_on_touching_tiles_never_run_together() -> None:
+    options = {"stack": stack(MINE), "first": 0}
+    app = local_app(GAME, 1, 1, "strong", seed=3, options=options, lang="en", bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_board(pilot)
+        board = await wait_for_my_turn(pilot)
+        row = board.query_one("#hand", CardRow)
+        assert row._layout(row.size.width)[1] == 0  # 15 kinds of tile: they touch
+        await press_tile(pilot, board, 2)
+        await press_tile(pilot, board, 3)
+        lifted = row.render().plain.split("\n")[0]
+        # One of the four 2s and one of the three 3s picked, each count apart.
+        assert lifted.split() == ["1/4", "1/3"]
+        unlifted = row.render().plain.split("\n")[1]
+        assert not re.search(r"×\d\S", unlifted)
+
+
+async def test_p_while_leading_says_why_it_does_nothing() -> None:
+    options = {"stack": stack(MINE), "first": 0}
+    app = local_app(GAME, 1, 1, "strong", seed=3, options=options, lang="en", bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_board(pilot)
+        board = await wait_for_my_turn(pilot)
+        session = local_link(app).session
+        state_no, before = session.state_no, len(game_screen(app).entries)
+        await pilot.press("p")
+        await settle(pilot)
+        notes = [str(t) for kind, t in game_screen(app).entries[before:] if kind == "note"]
+        assert notes == ["You lead, so you cannot pass: play any set (↓ shows your plays)"]
+        assert session.state_no == state_no and board.table.view["table"] is None

@@ -10,11 +10,13 @@ How a board plugs in (see tui/boards/__init__.py for the registry):
 - post `GameBoard.MoveChosen(move)` for moves that are not a plain MOVE_KEY (e.g. playing a
   clicked card); plain ones are handled here, from keys and from the `ActionBar`;
 - override `offers()` to hide a move the game does not have this time (an expansion that is
-  switched off), and `result_detail()` to show a player's cards etc. on the results screen;
+  switched off), `result_detail()` to show a player's cards etc. on the results screen, and
+  `result_table()` to show the table as it ended below them;
 - write a module-level `describe(event, names, lang) -> str` for the event log;
 - override `describe_move(move)` if a hint ("h": what the expert would play, from this seat's
   view, searched in a worker thread) should name a move better than its MOVE_KEYS label or
-  its fields do.
+  its fields do, and `show_move(move)` to bring the hinted move to the board's selection
+  (the tiles picked, a ghost moved there), so one more key plays it.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, TypedDict
 
+from textual import events
 from textual.binding import Binding
 from textual.message import Message
 from textual.widget import Widget
@@ -48,6 +51,9 @@ class MoveKey:
     # An i18n key: the move ends a round for everyone at once, so the first press only says
     # this ("press z again to ...") and a second press within CONFIRM_SECONDS makes it.
     confirm: str = ""
+    # An i18n key: what pressing the key says while this seat is to act but may not make the
+    # move (its key is dimmed then, and would otherwise do nothing at all).
+    refused: str = ""
 
 
 # How long a move that needs a second press waits for it.
@@ -157,6 +163,9 @@ class GameBoard(Widget, can_focus=True):
     # How the results screen ranks players, and what it calls the number it ranks them by.
     LOW_SCORE_WINS: ClassVar[bool] = False
     SCORE_LABEL: ClassVar[str] = "results.score"
+    # How many of the app's pauses before a bot's move it waits at a local table: where a move
+    # takes a moment to find (a tile laid somewhere on a large layout), people need longer.
+    BOT_PACE: ClassVar[float] = 1.0
 
     class MoveChosen(Message):
         """The player at this terminal chose `move`; the screen sends it to the table."""
@@ -169,9 +178,10 @@ class GameBoard(Widget, can_focus=True):
         """A line for the player at this terminal only (not an event of the game): the screen
         puts it in the log, which a toast would not hide the buttons under."""
 
-        def __init__(self, text: str) -> None:
+        def __init__(self, text: str, move: Move | None = None) -> None:
             super().__init__()
             self.text = text
+            self.move = move  # the move a hint names, which the board then shows
 
     def __init__(self, table: Table, *, id: str | None = None, classes: str = "") -> None:
         super().__init__(id=id, classes=classes)
@@ -194,6 +204,12 @@ class GameBoard(Widget, can_focus=True):
     @classmethod
     def result_detail(cls, result: dict[str, Any], seat: int) -> Widget | None:
         """A widget with `seat`'s end-of-game holdings for the results screen."""
+        return None
+
+    @classmethod
+    def result_table(cls, result: dict[str, Any]) -> Widget | None:
+        """A widget with the table as the game left it, under the players' rows on the
+        results screen (a game whose outcome lies on the table, as a layout of tiles)."""
         return None
 
     # -- shared machinery --------------------------------------------------------------------
@@ -283,6 +299,25 @@ class GameBoard(Widget, can_focus=True):
         ]
         return " ".join([str(move.get("type")), *fields])
 
+    def show_move(self, move: Move) -> None:
+        """Make `move` the board's selection (a board that has one overrides this)."""
+
+    def on_game_board_hint(self, event: Hint) -> None:
+        """The hinted move, still legal, is shown as the board's selection; the hint itself
+        goes on to the screen's log."""
+        if event.move is not None and event.move in self.table.legal:
+            self.show_move(event.move)
+
+    def on_key(self, event: events.Key) -> None:
+        """A dimmed move key says why it does nothing now (MoveKey.refused)."""
+        table = self.table
+        if table.seat is None or table.seat not in table.view.get("to_act", ()):
+            return
+        for key in self.MOVE_KEYS:
+            pressed = bool(key.refused) and event.key in key.keys.split(",")
+            if pressed and self.offers(key.move) and self.legal_move(key.move) is None:
+                self.post_message(self.Hint(tr(key.refused)))
+
     def action_hint(self) -> None:
         """Ask the expert what it would play from this seat, in a worker thread: the search
         takes about a second and must not stop the table."""
@@ -306,7 +341,8 @@ class GameBoard(Widget, can_focus=True):
             # expert would play then, without its `decide`, which may note the move as made.
             move = (analysis.best.move if analysis is not None
                     else eng.bots["strong"].decide(table.view, table.legal, rng))
-            self.post_message(self.Hint(tr("board.hint_plain", move=self.describe_move(move))))
+            text = tr("board.hint_plain", move=self.describe_move(move))
+            self.post_message(self.Hint(text, move))
             return
         best, *rest = analysis.choices
         text = tr("board.hint_line", move=self.describe_move(best.move), win=round(best.win * 100))
@@ -316,7 +352,7 @@ class GameBoard(Widget, can_focus=True):
                 move=self.describe_move(rest[0].move),
                 win=round(rest[0].win * 100),
             )
-        self.post_message(self.Hint(text))
+        self.post_message(self.Hint(text, best.move))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "hint":

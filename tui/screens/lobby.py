@@ -96,9 +96,10 @@ class LobbyScreen(TableScreen[LocalGame | None]):
                         classes="seat-name",
                         max_length=MAX_NAME,
                     )
-            with Horizontal(classes="lobby-buttons"):
-                yield Button(tr("lobby.add"), id="add")
-                yield Button(tr("lobby.remove"), id="remove")
+            if self.engine.min_players != self.engine.max_players:  # else nothing to change
+                with Horizontal(classes="lobby-buttons"):
+                    yield Button(tr("lobby.add"), id="add")
+                    yield Button(tr("lobby.remove"), id="remove")
             yield Static(tr("lobby.options"), classes="lobby-heading")
             if not self.options:
                 yield Static(tr("lobby.no_options"))

@@ -1,5 +1,6 @@
-"""The end of a game: everybody's holdings and score, best first, winners marked, and the way
-on (a rematch with the same seats and options, or the menu)."""
+"""The end of a game: everybody's holdings and score, best first, winners marked, the table
+as it ended where the game lies on the table, and the way on (a rematch with the same seats
+and options, or the menu)."""
 
 from __future__ import annotations
 
@@ -55,21 +56,25 @@ class ResultsScreen(TableScreen[str]):
             yield Static(Content(tr(key, names=won)), id="results-won")
             if "verified" in self.result:  # networked games: the fair-shuffle check
                 yield Static(Content(verify_line(self.result)), id="results-verified")
-            with VerticalScroll(id="results-rows"):
-                for place, seat in enumerate(ranking(scores, board.LOW_SCORE_WINS), start=1):
-                    winner = seat in winners
-                    with Horizontal(classes="result-row -winner" if winner else "result-row"):
-                        yield Static(f"{place}.", classes="place")
-                        mark = f"★ {tr('results.winner')}" if winner else ""
-                        yield Static(Content(f"{self.names[seat]}\n{mark}"), classes="who")
-                        detail = board.result_detail(self.result, seat)
-                        if detail is not None:
-                            yield detail
-                        yield Static(
-                            f"{scores[seat]}\n{tr(board.SCORE_LABEL)}",
-                            classes="score",
-                            id=f"score-{seat}",
-                        )
+            final = board.result_table(self.result)
+            with Vertical(id="results-main", classes="" if final is None else "-with-table"):
+                with VerticalScroll(id="results-rows"):
+                    for place, seat in enumerate(ranking(scores, board.LOW_SCORE_WINS), start=1):
+                        winner = seat in winners
+                        with Horizontal(classes="result-row -winner" if winner else "result-row"):
+                            yield Static(f"{place}.", classes="place")
+                            mark = f"★ {tr('results.winner')}" if winner else ""
+                            yield Static(Content(f"{self.names[seat]}\n{mark}"), classes="who")
+                            detail = board.result_detail(self.result, seat)
+                            if detail is not None:
+                                yield detail
+                            yield Static(
+                                f"{scores[seat]}\n{tr(board.SCORE_LABEL)}",
+                                classes="score",
+                                id=f"score-{seat}",
+                            )
+                if final is not None:
+                    yield final
             with Horizontal(id="results-buttons"):
                 # Focusable buttons: Tab moves between them, Enter presses (no mouse over SSH).
                 if self.can_rematch:

@@ -174,20 +174,20 @@ class CardRow(Widget, Scalable):
         width, gap, left = self._layout(room)
         grid: list[list[Cell]] = [[(" " * left, "")] for _ in range(rows)]
         for index, slot in enumerate(self.slots):
-            touching = gap == 0 and index % 2 == 1
-            for row, cell in enumerate(self._column(slot, width, touching)):
+            shaded = gap == 0 and index % 2 == 1
+            for row, cell in enumerate(self._column(slot, width, shaded, gap == 0)):
                 if index:
                     grid[row].append((" " * gap, ""))
                 grid[row].append(cell)
         return Content("\n").join(Content.assemble(*line) for line in grid)
 
-    def _column(self, slot: Slot, width: int, shaded: bool) -> list[Cell]:
+    def _column(self, slot: Slot, width: int, shaded: bool, touching: bool) -> list[Cell]:
         """The cells of one card, top to bottom, each `width` wide."""
         cells: list[Cell] = []
         if self.captions:
             style = "bold $accent" if slot.strong else "$foreground"
             cells.append((slot.above[:width].center(width), style))
-        face = self._face(slot, width, shaded)
+        face = self._face(slot, width, shaded, touching)
         if self.lift:
             blank = (" " * width, "")
             face = [*face, blank] if slot.lifted else [blank, *face]
@@ -197,9 +197,11 @@ class CardRow(Widget, Scalable):
             cells.append((slot.below[:width].center(width), style))
         return cells
 
-    def _face(self, slot: Slot, width: int, shaded: bool) -> list[Cell]:
+    def _face(self, slot: Slot, width: int, shaded: bool, touching: bool) -> list[Cell]:
         """A face of `face_rows` rows: the corner line, the name in the middle, the value at
-        the bottom; an empty place is a dashed outline of the same size."""
+        the bottom; an empty place is a dashed outline of the same size. Cards that touch
+        keep the last cell of the corner line blank, so one card's count never runs into the
+        next card's corner ("×3" beside "1" reading "×31")."""
         face = slot.face
         rows = self.face_rows
         if face is None:
@@ -215,7 +217,10 @@ class CardRow(Widget, Scalable):
         plain = f"{face.ink} on {paper}"
         bold = f"bold {plain}"
         count = f"×{slot.count}" if slot.count > 1 else ""
-        top = slot.corner + " " * max(width - len(slot.corner) - len(count), 0) + count
+        room = width - 1 if touching else width
+        apart = 1 if slot.corner and count else 0
+        top = slot.corner + " " * max(room - len(slot.corner) - len(count), apart) + count
+        top = top[:room].ljust(width)
         first, second = name_lines(face.name, width)
         # The name sits in the middle of the rows between the corner and the value.
         middle = [" " * width] * (rows - 2)

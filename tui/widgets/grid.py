@@ -2,8 +2,9 @@
 seen through a widget that pans over it.
 
 The canvas knows nothing of any game. The board hands it a `paint(x, y)` function that says
-how one grid cell looks (a fill character, its style, and an optional mark in the cell's
-bottom-right corner), chooses how large a cell is drawn (`set_cell`: columns × rows, so a cell
+how one grid cell looks (a fill character and its style, marks in the cell's corners, and which
+of its sides are the edge of a piece, drawn as a frame so that neighbouring cells make one
+framed tile), chooses how large a cell is drawn (`set_cell`: columns × rows, so a cell
 of 2 × 1 or 4 × 2 terminal cells looks square-ish), and asks it to keep a region in sight
 (`keep_in_sight`) or centred (`centre_on`). The mouse is reported in grid coordinates
 (`Hovered`, `Clicked`), so a board never does the arithmetic of where its cells are.
@@ -21,20 +22,88 @@ from textual.widget import Widget
 
 
 @dataclass(frozen=True)
+class Mark:
+    """One character in a corner of a cell: "tl" (top-left) or "br" (bottom-right)."""
+
+    char: str
+    style: str
+    corner: str = "br"
+
+
+@dataclass(frozen=True)
 class CellLook:
-    """How one grid cell is drawn: `fill` repeated over the cell in `style`, and `mark` (one
-    character, may be empty) in its bottom-right corner in `mark_style`."""
+    """How one grid cell is drawn: `fill` repeated over the cell in `style`; `edges` the sides
+    ("t", "l", "b", "r") drawn as a frame of `frame` lines in `edge_style`, so the cells of
+    one tile share one outline; `marks` on top, in the cell's corners."""
 
     fill: str
     style: str = ""
-    mark: str = ""
-    mark_style: str = ""
+    marks: tuple[Mark, ...] = ()
+    edges: str = ""
+    edge_style: str = ""
+    frame: str = ""  # LIGHT when empty
 
 
+# Frame pieces: horizontal, vertical, then the corners top-left, top-right, bottom-left,
+# bottom-right.
+LIGHT = "─│┌┐└┘"
+HEAVY = "━┃┏┓┗┛"
+DOUBLE = "═║╔╗╚╝"
 BLANK = CellLook(" ")
 
+Segment = tuple[str, str]
 Region = tuple[int, int, int, int]  # x0, y0, x1, y1 inclusive, in grid cells
 Painter = Callable[[int, int], CellLook | None]
+
+
+def cell_rows(look: CellLook, w: int, h: int) -> list[list[Segment]]:
+    """The `h` rows of one cell `w` columns wide, as (text, style) segments: so a widget
+    that draws pieces beside the grid (a hand of tiles) draws them exactly alike."""
+    frame = look.frame or LIGHT
+    edges = look.edges
+    left, right = "l" in edges, "r" in edges
+    rows: list[list[Segment]] = []
+    for sub in range(h):
+        across = ("t" in edges and sub == 0) or ("b" in edges and sub == h - 1)
+        top_half = "t" in edges and sub == 0
+        chars = [frame[0] if across else look.fill] * w
+        styles = [look.edge_style if across else look.style] * w
+        if left:
+            chars[0] = (frame[2] if top_half else frame[4]) if across else frame[1]
+            styles[0] = look.edge_style
+        if right:
+            chars[-1] = (frame[3] if top_half else frame[5]) if across else frame[1]
+            styles[-1] = look.edge_style
+        for mark in look.marks:
+            if mark.corner == "tl" and sub == 0:
+                chars[0], styles[0] = mark.char, mark.style
+            elif mark.corner == "br" and sub == h - 1:
+                chars[-1], styles[-1] = mark.char, mark.style
+        rows.append(_runs(chars, styles))
+    return rows
+
+
+def draw_grid(paint: Painter, region: Region, cell: tuple[int, int]) -> Content:
+    """The grid cells of `region`, each `cell` (columns, rows) large."""
+    w, h = cell
+    x0, y0, x1, y1 = region
+    lines: list[Content] = []
+    for gy in range(y0, y1 + 1):
+        drawn = [cell_rows(paint(gx, gy) or BLANK, w, h) for gx in range(x0, x1 + 1)]
+        for sub in range(h):
+            lines.append(Content.assemble(*(seg for rows in drawn for seg in rows[sub])))
+    return Content("\n").join(lines)
+
+
+def _runs(chars: list[str], styles: list[str]) -> list[Segment]:
+    """Characters joined into runs of one style."""
+    runs: list[Segment] = []
+    for char, style in zip(chars, styles, strict=True):
+        if runs and runs[-1][1] == style:
+            runs[-1] = (runs[-1][0] + char, style)
+        else:
+            runs.append((char, style))
+    return runs
 
 
 class GridCanvas(Widget):
@@ -132,22 +201,9 @@ class GridCanvas(Widget):
 
     # -- drawing -------------------------------------------------------------------------------
     def render(self) -> Content:
-        w, h = self.cell
         cols, rows = self.span
         ox, oy = self.origin
-        lines: list[Content] = []
-        for gy in range(oy, oy + rows):
-            looks = [self.paint(gx, gy) or BLANK for gx in range(ox, ox + cols)]
-            for sub in range(h):
-                parts: list[tuple[str, str]] = []
-                for look in looks:
-                    if sub == h - 1 and look.mark:
-                        parts.append((look.fill * (w - 1), look.style))
-                        parts.append((look.mark, look.mark_style or look.style))
-                    else:
-                        parts.append((look.fill * w, look.style))
-                lines.append(Content.assemble(*parts))
-        return Content("\n").join(lines)
+        return draw_grid(self.paint, (ox, oy, ox + cols - 1, oy + rows - 1), self.cell)
 
     def on_resize(self, event: events.Resize) -> None:
         self.post_message(self.Resized())
@@ -162,3 +218,23 @@ class GridCanvas(Widget):
     def on_click(self, event: events.Click) -> None:
         event.stop()
         self.post_message(self.Clicked(*self.cell_at(event.x, event.y)))
+
+
+def half_blocks(colour: Callable[[int, int], str], region: Region) -> Content:
+    """`region` in square pixels, one grid cell a column wide and half a row high ("▀" in
+    the upper cell's colour on the lower one's): a whole layout in a corner of a screen.
+    `colour(x, y)` is a colour or theme variable, "" for an empty cell."""
+    x0, y0, x1, y1 = region
+    lines: list[Content] = []
+    for y in range(y0, y1 + 1, 2):
+        runs: list[Segment] = []
+        for x in range(x0, x1 + 1):
+            upper, lower = colour(x, y), colour(x, y + 1) if y + 1 <= y1 else ""
+            if upper and lower:
+                runs.append(("▀", f"{upper} on {lower}"))
+            elif upper or lower:
+                runs.append(("▀" if upper else "▄", upper or lower))
+            else:
+                runs.append((" ", ""))
+        lines.append(Content.assemble(*runs))
+    return Content("\n").join(lines)

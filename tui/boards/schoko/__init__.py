@@ -3,8 +3,9 @@ of four tiles beside it, and a ghost of the tile you are placing that follows th
 the mouse and says at once whether it fits and why not.
 
 The registry needs `Board` and `describe` from here; the rest lives in the modules beside:
-`looks` (glyphs and colours), `ghost` (the tile being placed and its legal spots), `hand`,
-`events` (the log) and `text` (every sentence, English and German).
+`looks` (colours and frames), `ghost` (the tile being placed and its legal spots), `hand`,
+`final` (the table as it ended, for the results), `events` (the log) and `text` (every
+sentence, English and German).
 """
 
 from tui.boards.schoko.board import Board

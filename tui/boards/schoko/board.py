@@ -17,21 +17,28 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from engines import get_engine
+from engines.base import Move
 from tui.boards.base import GameBoard, MoveKey, Table
+from tui.boards.schoko.events import placement_words
+from tui.boards.schoko.final import FinalTable
 from tui.boards.schoko.ghost import Ghost, jump, nearest, spots
 from tui.boards.schoko.hand import HandTiles
-from tui.boards.schoko.looks import GLYPHS, INK, Picture
-from tui.i18n import tr
+from tui.boards.schoko.looks import Picture, badges_for, legend, swatch
+from tui.i18n import count_key, tr
 from tui.widgets import ActionBar, PlayerArea
 from tui.widgets.actions import Action
 from tui.widgets.grid import GridCanvas
 
 ENGINE: Any = get_engine("schoko")
-# Cell sizes tried, largest first: as large as the layout and its margin allow.
-CELL_SIZES: tuple[tuple[int, int], ...] = ((6, 3), (4, 2), (2, 1))
+# Cell sizes tried, largest first: as large as the layout and its margin allow, so the table
+# fills a large terminal and zooms out as the layout grows.
+CELL_SIZES: tuple[tuple[int, int], ...] = (
+    (10, 5), (9, 4), (8, 4), (7, 3), (6, 3), (5, 2), (4, 2), (3, 1), (2, 1)
+)
 # Empty cells kept in sight round the layout, where the next tiles go (centring), and needed
-# round it to draw the larger cells.
+# round it to draw the larger cells: a whole tile beside the layout.
 MARGIN = 3
+FIT_MARGIN = 2
 HAND_KEYS = "1234"
 LARGE_HAND = (4, 2)  # piece size of the hand in a tall board (with a wider panel)...
 LARGE_HAND_HEIGHT = 34  # ...of at least this many rows
@@ -60,6 +67,8 @@ class Board(GameBoard):
     MIN_SIZE: ClassVar[tuple[int, int]] = (66, 20)
     VIEW_ACTIONS: ClassVar[frozenset[str]] = frozenset({"groups", "centre", "pan"})
     MOVE_KEYS: ClassVar[tuple[MoveKey, ...]] = (MoveKey("p", "pass", "schoko.key.pass"),)
+    # A bot's tile lands somewhere on a layout of up to 32 tiles: give people time to see it.
+    BOT_PACE: ClassVar[float] = 2.0
 
     def __init__(self, table: Table, *, id: str | None = None, classes: str = "") -> None:
         super().__init__(table, id=id, classes=classes)
@@ -193,11 +202,13 @@ class Board(GameBoard):
 
     def _draw_players(self) -> None:
         view = self.table.view
+        badges = badges_for(self.table)
         for seat in range(len(self.table.players)):
             area = self.query_one(f"#seat-{seat}", PlayerArea)
             area.set_player(**self.table.occupant(seat))
             area.set_active(not view["over"] and seat == view["turn"])
-            area.set_extra(note=tr("schoko.tiles", n=view["hand_sizes"][seat]))
+            held = view["hand_sizes"][seat]
+            area.set_extra(note=tr(count_key("schoko.tiles", held), n=held))
             colour = view["colours"][seat]
             info = self.query_one(f"#info-{seat}", Static)
             if colour is None:
@@ -211,7 +222,9 @@ class Board(GameBoard):
                 Content("\n").join(
                     [
                         Content.assemble(
-                            (GLYPHS[(colour, 1)] * 2, INK[colour]),
+                            badges[seat].chip(),
+                            " ",
+                            swatch(colour),
                             f" {tr(f'schoko.colour.{colour}')}  ",
                             (str(view["scores"][seat]), "bold $accent"),
                         ),
@@ -237,13 +250,14 @@ class Board(GameBoard):
 
     def _draw_grid(self, recentre: bool = False, follow: bool = True) -> None:
         view = self.table.view
-        pic = Picture.of(view)
+        pic = Picture.of(view, badges_for(self.table))
         ghost = self.ghost
         if ghost is not None:
             colours = ENGINE.pieces(ghost.tile, ghost.rot)
             pic.ghost = dict(zip(ghost.cells(), colours, strict=True))
+            pic.ghost_at = (ghost.x, ghost.y)
             pic.ghost_level = ghost.level
-            pic.ghost_smartie = (ghost.x, ghost.y) if ghost.tile.endswith("s") else None
+            pic.ghost_smartie = ghost.tile.endswith("s")
             pic.ghost_fits = self._problem() is None
         if self.highlight is not None and view["colours"][self.highlight] is not None:
             colour = view["colours"][self.highlight]
@@ -253,7 +267,7 @@ class Board(GameBoard):
         if canvas.size.width == 0:
             return
         region = self._layout_region(pic, MARGIN)
-        canvas.set_cell(canvas.largest_cell(self._layout_region(pic, 1), CELL_SIZES))
+        canvas.set_cell(canvas.largest_cell(self._layout_region(pic, FIT_MARGIN), CELL_SIZES))
         if recentre or region != self._region:
             self._region = region
             canvas.centre_on(region)
@@ -282,7 +296,7 @@ class Board(GameBoard):
 
     def _draw_status(self) -> None:
         self.query_one("#status", Static).update(self._status())
-        legend = Content.styled(tr("schoko.legend"), "$text-muted")
+        legend = self._legend()
         view = self.table.view
         if self.highlight is not None and view["colours"][self.highlight] is not None:
             legend = Content.styled(
@@ -294,6 +308,11 @@ class Board(GameBoard):
                 "bold $accent",
             )
         self.query_one("#legend", Static).update(legend)
+
+    def _legend(self) -> Content:
+        view = self.table.view
+        seats = [s for s in range(len(self.table.players)) if view["colours"][s] is not None]
+        return legend([badges_for(self.table)[s] for s in seats] if view["tiles"] else [])
 
     def _status(self) -> Content:
         table, view = self.table, self.table.view
@@ -319,6 +338,22 @@ class Board(GameBoard):
             else (tr(f"schoko.why.{code}"), "bold $error")
         )
         return Content.assemble(verdict, f" · {spot}")
+
+    # -- hints -------------------------------------------------------------------------------
+    def describe_move(self, move: Move | None) -> str:
+        """A move as the table says it: the colour taken, or the tile laid and where, in the
+        words of the log."""
+        if move is not None and move.get("type") == "colour":
+            return tr("schoko.hint.colour", choc=tr(f"schoko.choc.{move.get('colour')}"))
+        if move is not None and move.get("type") == "place":
+            return placement_words(move)
+        return super().describe_move(move)
+
+    def show_move(self, move: Move) -> None:
+        """A hinted placement: the ghost goes there, turned and on its level, so enter lays
+        it."""
+        if move.get("type") == "place" and self._placing():
+            self._set_ghost(Ghost(move["tile"], move["x"], move["y"], move["rot"], move["level"]))
 
     # -- choosing ----------------------------------------------------------------------------
     def _set_ghost(self, ghost: Ghost, follow: bool = True) -> None:
@@ -425,12 +460,17 @@ class Board(GameBoard):
         sizes = " ".join(map(str, result["groups"][seat][:GROUPS_SHOWN])) or "–"
         return Static(
             Content.assemble(
-                (GLYPHS[(colour, 1)] * 2, INK[colour]),
+                swatch(colour),
                 " ",
                 tr("schoko.result", colour=tr(f"schoko.colour.{colour}"), sizes=sizes),
             ),
             classes="detail",
         )
+
+    @classmethod
+    def result_table(cls, result: dict[str, Any]) -> Widget | None:
+        tiles = result.get("tiles")
+        return FinalTable(tiles, id="final-table") if isinstance(tiles, list) and tiles else None
 
 
 def _short(tile: str) -> str:

@@ -16,6 +16,21 @@ def tile_name(tile: object, lang: str | None = None) -> str:
     return f"{mix} + {tr('schoko.smartie', lang=lang)}" if text.endswith("s") else mix
 
 
+def placement_words(move: dict[str, Any], lang: str | None = None) -> str:
+    """A placement as the table says it: the tile, where, on which level, how turned."""
+    rot = move.get("rot")
+    turn = tr(f"schoko.turned.{rot}", lang=lang) if rot in (1, 2, 3) else ""
+    key = "schoko.hint.place2" if move.get("level") == 2 else "schoko.hint.place"
+    return tr(
+        key,
+        lang=lang,
+        tile=tile_name(move.get("tile"), lang),
+        x=move.get("x"),
+        y=move.get("y"),
+        turn=turn,
+    )
+
+
 def describe(event: dict[str, Any], names: list[str], lang: str) -> str:
     """One Scho K.O. event as a sentence in `lang`."""
     kind = event.get("kind", "")

@@ -1,5 +1,6 @@
-"""Your tiles, each drawn as its 2 × 2 pieces with the key that picks it; the picked tile is
-shown turned as its ghost lies on the table, so the hand and the ghost always agree."""
+"""Your tiles, each drawn as its 2 × 2 pieces with the key that picks it, framed exactly as on
+the table; the picked tile is shown turned as its ghost lies on the table, so the hand and the
+ghost always agree."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from textual.content import Content
 from textual.message import Message
 from textual.widget import Widget
 
-from tui.boards.schoko.looks import GLYPHS, INK, SMARTIE_MARK, SMARTIE_STYLE
+from tui.boards.schoko.looks import tile_pieces
 from tui.i18n import tr
+from tui.widgets.grid import cell_rows
 
 PICKED = "▶"
 
@@ -67,27 +69,22 @@ class HandTiles(Widget):
         w, h = self.cell
         lines: list[Content] = []
         for i, tile in enumerate(self.tiles):
-            colours = self.pieces[i]
             picked = i == self.picked
-            smartie = tile.endswith("s")
+            looks = tile_pieces(self.pieces[i], smartie=tile.endswith("s"))
+            drawn = [cell_rows(look, w, h) for look in looks]
             for row in range(2 * h):
-                left, right = colours[:2] if row < h else colours[2:]
+                left, right = drawn[0:2] if row < h else drawn[2:4]
                 parts: list[tuple[str, str]] = [
                     (f"{i + 1}", "bold $accent" if picked else "$text-muted")
                     if row == 0
                     else (" ", ""),
                     (PICKED if picked and row == 0 else " ", "bold $accent"),
-                    (GLYPHS[(left, 1)] * (w - 1), INK[left]),
+                    *left[row % h],
+                    *right[row % h],
                 ]
-                # The Smartie sits where the board draws it: the corner of the top-left piece.
-                if smartie and row == h - 1:
-                    parts.append((SMARTIE_MARK, SMARTIE_STYLE))
-                else:
-                    parts.append((GLYPHS[(left, 1)], INK[left]))
-                parts.append((GLYPHS[(right, 1)] * w, INK[right]))
                 if row == 0:
                     parts.append((" " + self.names[i], "bold" if picked else ""))
-                elif row == 1 and smartie:
+                elif row == 1 and tile.endswith("s"):
                     parts.append((" " + tr("schoko.smartie"), "$text-muted"))
                 lines.append(Content.assemble(*parts))
         return Content("\n").join(lines)

@@ -17,6 +17,7 @@ from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Static
 
+from engines.base import Move
 from tui.boards.base import GameBoard, MoveKey, Table
 from tui.boards.skipbo_breakers.middle import TrickView
 from tui.boards.skipbo_breakers.picker import KINDS, Picker
@@ -64,7 +65,9 @@ class Board(GameBoard):
     MIN_SIZE: ClassVar[tuple[int, int]] = (64, 21)
     VIEW_ACTIONS: ClassVar[frozenset[str]] = frozenset({"summary"})
     SCORE_LABEL: ClassVar[str] = "sbb.score"
-    MOVE_KEYS: ClassVar[tuple[MoveKey, ...]] = (MoveKey("p", "pass", "sbb.key.pass"),)
+    MOVE_KEYS: ClassVar[tuple[MoveKey, ...]] = (
+        MoveKey("p", "pass", "sbb.key.pass", refused="sbb.no_pass_lead"),
+    )
 
     def __init__(self, table: Table, *, id: str | None = None, classes: str = "") -> None:
         super().__init__(table, id=id, classes=classes)
@@ -184,8 +187,10 @@ class Board(GameBoard):
             slots.append(
                 Slot(
                     face(tile),
-                    corner=str(chosen) if chosen else "",
-                    count=count,
+                    # One counter a tile: "×4" held, "2/4" of them picked (a single one
+                    # picked shows by its lift alone), so two never run into each other.
+                    count=count if not chosen else 1,
+                    corner=f"{chosen}/{count}" if chosen and count > 1 else "",
                     lifted=chosen > 0,
                     below="▲" if index == picker.cursor else "",
                     strong=index == picker.cursor,
@@ -255,6 +260,24 @@ class Board(GameBoard):
             if others:
                 parts.append(tr("sbb.other_kinds", kinds=", ".join(others)))
         return " · ".join(parts)
+
+    # -- hints -------------------------------------------------------------------------------
+    def describe_move(self, move: Move | None) -> str:
+        """A play in the table's words: the set, its numbers, what its jokers stand for."""
+        if move is not None and move.get("type") == "play":
+            found = self.picker.engine.set_of(move["tiles"], move["values"])
+            if found is not None:
+                words = set_words(found["set"], found["rank"], move["tiles"], move["values"])
+                return tr("sbb.hint.play", set=words)
+        if move is not None and move.get("type") == "pass":
+            return tr("sbb.hint.pass")
+        return super().describe_move(move)
+
+    def show_move(self, move: Move) -> None:
+        """A hinted play is selected, with its joker values, so enter plays it."""
+        if move.get("type") == "play":
+            self.picker.select(move)
+            self._changed()
 
     # -- choosing ----------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

@@ -6,7 +6,9 @@ more tile of the group under it to the selection (past the last one it drops the
 the sets it can make, the ones that beat the table first, the highest of those chosen, the
 other joker values one key away. For keyboard players there is also the list of legal plays of
 one set type (the selection's, the table's, or one chosen with a key), walked with up/down:
-each step selects that play's tiles and reading.
+each step selects that play's tiles and reading. The list offers first what keeps the hand
+strong: plays without a joker before those that spend one, plays that leave a Breaker whole
+before those that split it, each of them lowest first.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from engines import get_engine
 from engines.base import Move
 
 KINDS = ("single", "pair", "pairs", "straight", "breaker")
+SB = "SB"
+BREAKER_SIZE = 3  # equal tiles that make a Breaker
 
 
 class Picker:
@@ -139,9 +143,11 @@ class Picker:
         return shown["set"] if shown is not None else self.kind
 
     def plays_of(self, kind: str) -> list[Move]:
-        return [
+        """The legal plays of `kind`, those that cost the hand least first (`cost`)."""
+        plays = [
             m for i, m in enumerate(self.legal) if m["type"] == "play" and self.kind_of(i) == kind
         ]
+        return sorted(plays, key=lambda m: cost(m, kind, dict(self.groups)))
 
     def position(self) -> tuple[int, int]:
         """(1-based place of the selection in its type's list or 0, length of that list)."""
@@ -187,6 +193,21 @@ class Picker:
                 self.at = index
                 break
         self.kind = self.walk_kind()
+
+
+def cost(move: Move, kind: str, held: dict[Any, int]) -> tuple[int, int, int]:
+    """What a play takes from the hand besides its tiles: the jokers it spends, the Breakers
+    it breaks up (fewer than three of the number left) and those it makes smaller (four to
+    three). A Breaker played whole breaks nothing."""
+    tiles = move["tiles"]
+    jokers = sum(1 for t in tiles if t == SB)
+    broken = smaller = 0
+    if kind != "breaker":
+        for tile in set(tiles) - {SB}:
+            have, left = held.get(tile, 0), held.get(tile, 0) - tiles.count(tile)
+            broken += have >= BREAKER_SIZE > left
+            smaller += have > left >= BREAKER_SIZE
+    return jokers, broken, smaller
 
 
 def _same(move: Move, reading: dict[str, Any]) -> bool:

@@ -28,6 +28,7 @@ from tui.screens.base import KeySpec, TableScreen
 from tui.screens.overlays import LogOverlay
 from tui.widgets import EventLog
 from tui.widgets.actions import ActionBar
+from tui.widgets.summary import never_offer
 
 # Seconds per move in playback, slowest first; `s` cycles through them.
 SPEEDS = (2.0, 1.0, 0.5, 0.25)
@@ -97,6 +98,7 @@ class ReplayScreen(TableScreen[None]):
         yield Footer(compact=True)
 
     async def on_mount(self) -> None:
+        never_offer(self)
         self._fit(self.size.width, self.size.height)
         await self._rebuild()
 
@@ -140,6 +142,7 @@ class ReplayScreen(TableScreen[None]):
             players=self.record.players,
             result=self.replay.result if n == self.last else None,
             hints=False,
+            replay=True,
         )
 
     def boards_shown(self) -> list[GameBoard]:

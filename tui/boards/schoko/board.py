@@ -86,7 +86,9 @@ class Board(GameBoard):
                     )
                 yield Static(id="pile")
                 if self.table.seat is not None:
-                    yield Static(tr("schoko.hand"), id="hand-title")
+                    title = (tr("schoko.hand") if self.table.you is not None
+                             else tr("schoko.hand_of", name=self.table.name(self.table.seat)))
+                    yield Static(Content(title), id="hand-title")
                     yield HandTiles(id="hand")
                 yield Static(id="legend")
         yield ActionBar(self.actions())
@@ -130,7 +132,7 @@ class Board(GameBoard):
     # -- what may be done now -------------------------------------------------------------------
     def _my_turn(self) -> bool:
         view = self.table.view
-        return self.table.seat is not None and self.table.seat in view["to_act"]
+        return self.table.you is not None and self.table.you in view["to_act"]
 
     def _choosing(self) -> bool:
         return self._my_turn() and self.table.view["colours"][0] is None

@@ -179,8 +179,8 @@ class Board(GameBoard):
         view = table.view
         if view["over"]:
             return tr("game.over")
-        if view["turn"] != table.seat or table.seat is None:
-            if table.seat is None:
+        if view["turn"] != table.you or table.you is None:
+            if table.you is None:
                 return tr("game.turn_of", name=table.name(view["turn"]))
             name = table.name(view["turn"])
             return tr(you_key("zwerg.waiting", name), name=name)
@@ -199,7 +199,7 @@ class Board(GameBoard):
             # Keep the cursor where it was in the row when its card has gone.
             at = old.index(self.picked) if self.picked in old else 0
             self.picked = cards[min(at, len(cards) - 1)] if cards else None
-        my_turn = view["turn"] == table.seat and not view["over"]
+        my_turn = view["turn"] == table.you and not view["over"]
         takes = set(view["would_overtrump"])
         slots = [
             Slot(

@@ -73,6 +73,16 @@ class EventLog(RichLog, can_focus=False):
             self.write(Text(text, style=self._style(note)))
         del self.texts[:-MAX_LINES], self._kinds[:-MAX_LINES]
 
+    def insert(self, after: int, text: str) -> None:
+        """`text` as a line with `after` lines after it (a chat line that arrived late, put
+        where it was said); nothing if that is further back than the log keeps."""
+        index = len(self.texts) - after
+        if index < 0:
+            return
+        self.texts.insert(index, text)
+        self._kinds.insert(index, False)
+        self._repaint()
+
     def clear(self) -> EventLog:
         self.texts.clear()
         self._kinds.clear()

@@ -31,11 +31,14 @@ from tui.screens.handoff import HandoffScreen
 from tui.screens.overlays import LogOverlay
 from tui.screens.results import ResultsScreen
 from tui.widgets import EventLog
+from tui.widgets.topline import fit_parts
 
 # The log needs this many columns beside the board; narrower windows drop the log first.
 LOG_WIDTH = 32
 # Top bar and footer.
 CHROME_HEIGHT = 2
+# Columns of the top bar's padding (one each side).
+TOPBAR_PADDING = 2
 
 
 class LinkMessage(Message, bubble=False):
@@ -147,11 +150,15 @@ class GameScreen(TableScreen[None]):
             )
 
     def _update_topbar(self) -> None:
+        """One row that fits: the game's name, then who is "you", go first when it is short
+        of room (the room's code stays: at 80×24 nothing else shows it)."""
         parts = [self.title_text]
+        droppable = [0]
         if self.link.code is not None:
             parts.append(tr("game.room", code=codes.display(self.link.code)))
         table = self.shown_table
         if table is not None and table.seat is not None and len(self.link.seats) > 1:
+            droppable.append(len(parts))
             parts.append(tr("game.you_are", name=table.name(table.seat)))
         elif not self.link.seats:
             parts.append(tr("game.watching"))
@@ -167,7 +174,8 @@ class GameScreen(TableScreen[None]):
         if self.has_class("-narrow") and self.entries:
             # No room for the log: at least the last thing that happened stays in sight.
             parts.append(self._entry_text(self.entries[-1]))
-        self.query_one("#topbar", Static).update(Content("  ·  ".join(parts)))
+        line = fit_parts(parts, self.size.width - TOPBAR_PADDING, droppable)
+        self.query_one("#topbar", Static).update(Content(line))
 
     # -- the log -----------------------------------------------------------------------------
     def _entry_text(self, entry: Entry) -> str:

@@ -89,7 +89,7 @@ class Banner(Static):
     """Two lines: what is going on, and what you can do about it (with the countdown)."""
 
     DEFAULT_CSS = """
-    Banner { height: 2; width: 1fr; padding: 0 1; background: $felt; }
+    Banner { height: auto; min-height: 2; width: 1fr; padding: 0 1; background: $felt; }
     Banner.-window { background: $warning 25%; text-style: bold; }
     Banner.-prompt { background: $accent 25%; }
     """

@@ -46,7 +46,7 @@ class Board(GameBoard):
 
     DEFAULT_CSS = """
     Board { layout: vertical; }
-    Board #status { height: 1; width: 1fr; text-style: bold; }
+    Board #status { height: auto; width: 1fr; text-style: bold; }
     Board #main { height: 1fr; }
     Board #grid { width: 1fr; height: 1fr; }
     Board #panel { width: 27; height: 1fr; padding-left: 1; }

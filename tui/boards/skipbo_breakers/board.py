@@ -49,13 +49,13 @@ class Board(GameBoard):
 
     DEFAULT_CSS = """
     Board { layout: vertical; }
-    Board #info { height: 1; width: 1fr; color: $text-muted; }
+    Board #info { height: auto; width: 1fr; color: $text-muted; }
     Board #others { height: auto; width: 1fr; }
     Board #others > PlayerArea { width: 1fr; }
-    Board #others .counts { width: 1fr; height: 1; }
+    Board #others .counts { width: 1fr; height: auto; }
     Board #middle { height: 1fr; min-height: 6; align: center middle; }
-    Board #reading { height: 1; width: 1fr; text-align: center; text-style: bold; }
-    Board #hint { height: 1; width: 1fr; text-align: center; color: $text-muted; }
+    Board #reading { height: auto; width: 1fr; text-align: center; text-style: bold; }
+    Board #hint { height: auto; width: 1fr; text-align: center; color: $text-muted; }
     Board ActionBar { margin-top: 0; }
     Board.-roomy #middle { min-height: 10; }
     Board.-roomy ActionBar { margin-top: 1; }

@@ -46,11 +46,13 @@ class Board(GameBoard):
 
     DEFAULT_CSS = """
     Board { layout: vertical; }
-    Board #info { height: 1; width: 1fr; color: $text-muted; }
+    Board #info { height: auto; width: 1fr; color: $text-muted; }
     Board #others { height: auto; width: 1fr; }
     Board #others > PlayerArea { width: 1fr; }
     Board #middle { height: 1fr; min-height: 7; align: center middle; }
-    Board #status { height: 1; width: 1fr; text-align: center; text-style: bold; color: $active; }
+    Board #status {
+        height: auto; width: 1fr; text-align: center; text-style: bold; color: $active;
+    }
     Board #won { height: auto; padding: 0 1; color: $text-muted; }
     Board ActionBar { margin-top: 0; }
     """

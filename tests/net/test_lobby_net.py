@@ -5,6 +5,7 @@ the hosting form with its game."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any
 
@@ -12,6 +13,7 @@ from test_net_tui import open_host_lobby, screen_of, until
 from textual.pilot import Pilot
 from textual.widgets import Input, Select, Static
 
+from net.client import RemoteLink
 from net.hosting import HostPlan
 from net.relay import Relay
 from tui.app import TabletopApp
@@ -193,3 +195,21 @@ async def test_escape_in_the_host_lobby_goes_back_to_the_form_with_its_game(
         assert again.engine_id == "schoko" and len(again.host.seats) == 2
         await host.press("escape", "escape")
         await until(host, screen_of(host, MenuScreen), "the menu")
+
+
+async def test_a_guest_sent_out_before_the_lobby_opened_sees_it_there(relay: Relay) -> None:
+    """The kick may come between the join and the lobby's first look at the link."""
+    plan = HostPlan("schoene", 3, server=relay.url, host_name="Hana")
+    async with hosting(plan).run_test(size=SMALL) as host:
+        lobby = await open_host_lobby(host)
+        link = RemoteLink(lobby.host.display_code, "Pia", server=relay.url)
+        await link.connect()
+        await until(host, lambda: lobby.seats[1]["name"] == "Pia", "Pia seated")
+        lobby.host.kick(1)
+        await asyncio.wait_for(link.closed.wait(), 5)
+        app = TabletopApp(lang="en", opening=lambda: PeerLobbyScreen(link, "schoene"))
+        async with app.run_test(size=SMALL) as peer:
+            guest = await until(peer, screen_of(peer, PeerLobbyScreen), "the guest's lobby")
+            await until(peer, lambda: guest.room_lost, "the guest told")
+            assert "gave your seat away" in guest.error and "(you)" not in shown(guest)
+        await lobby.room.close()

@@ -463,7 +463,9 @@ class PeerLobbyScreen(NetLobby):
         self.link.set_listener(lambda data: self.post_message(LinkMessage(data)))
         self.catch_up()
         self.query_one("#netlobby-chat", EventLog).add(*self.chat_lines)
-        if self.link.table is not None:
+        if self.link.closed.is_set():  # sent out before this screen listened
+            await self.closed(tr("net.connection.closed", message=self.link.close_reason))
+        elif self.link.table is not None:
             self.enter_game()
 
     async def close_link(self) -> None:

@@ -11,6 +11,8 @@ How a board plugs in (see tui/boards/__init__.py for the registry):
   clicked card); plain ones are handled here, from keys and from the `ActionBar`;
 - override `offers()` to hide a move the game does not have this time (an expansion that is
   switched off), and `result_detail()` to show a player's cards etc. on the results screen;
+- draw the view of `table.seat`, but prompt ("Your turn: ...", key hints) only `table.you`:
+  a replay (`table.replay`) draws a seat's view with nobody at the keys, in the third person;
 - write a module-level `describe(event, names, lang) -> str` for the event log;
 - override `describe_move(move)` if a hint ("h": what the expert would play, from this seat's
   view, searched in a worker thread) should name a move better than its MOVE_KEYS label or

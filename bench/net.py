@@ -84,7 +84,7 @@ def start_relay() -> tuple[subprocess.Popen[bytes], str]:
     script = (
         "import asyncio, json, signal, time\n"
         "from bench.net import GC_REPORT, GcClock, probe_lag\n"
-        "from net.relay import Limits, Relay\n"
+        "from net.relay.server import Limits, Relay\n"
         "clock = GcClock()\n"
         "lags = []\n"
         "def report(*_):\n"

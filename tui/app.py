@@ -144,16 +144,22 @@ class TabletopApp(App[None]):
             self.push_screen(screen)
 
     # -- menu items --------------------------------------------------------------------------
-    def menu_play(self) -> None:
+    def menu_play(self, selected: str | None = None) -> None:
+        """The game picker, then the game's lobby; Esc in the lobby goes back to the picker
+        with that game still highlighted."""
+
         def picked(engine_id: str | None) -> None:
             if engine_id is not None:
-                self.push_screen(LobbyScreen(engine_id), lobby_done)
+                self.push_screen(LobbyScreen(engine_id),
+                                 lambda game: lobby_done(engine_id, game))
 
-        def lobby_done(game: LocalGame | None) -> None:
+        def lobby_done(engine_id: str, game: LocalGame | None) -> None:
             if game is not None:
                 self.start_local(game)
+            else:
+                self.menu_play(selected=engine_id)
 
-        self.push_screen(GamePickerScreen(), picked)
+        self.push_screen(GamePickerScreen(selected=selected), picked)
 
     def menu_host(self) -> None:
         from tui.screens.host import HostScreen  # network code loads only when it is wanted

@@ -65,11 +65,23 @@ def localised_name(name: str) -> str:
     return name
 
 
+def is_you(name: str) -> bool:
+    """Whether `name` is the default name of the player at the keys ("You", "Du")."""
+    return name in {_STRINGS[lang].get("name.you") for lang in LANGUAGES}
+
+
 def you_key(key: str, name: str) -> str:
     """`key.you` when `name` is the default name of the player at the keys ("You", "Du"),
     else `key`: a sentence with that name as its subject needs the verb's second person
     ("You lead", "Du spielst aus"), so such keys are registered in both forms."""
-    return f"{key}.you" if name in {_STRINGS[lang].get("name.you") for lang in LANGUAGES} else key
+    return f"{key}.you" if is_you(name) else key
+
+
+def third_person(name: str, seat: int) -> str:
+    """`name` as a replay shows it: the default name of the player at the keys ("You", "Du")
+    becomes "Player N" (N the seat's number, as when several people share the keyboard);
+    any other name as it is."""
+    return tr("name.person", n=seat + 1) if is_you(name) else name
 
 
 def keys(lang: str) -> set[str]:

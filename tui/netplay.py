@@ -17,6 +17,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Static
 
 from net.host.link import HostLink
+from net.peer.remote import RemoteLink
 from net.table.link import TableLink
 from net.wire import codes
 from tui.i18n import register, tr
@@ -71,6 +72,10 @@ register(
             "netlobby.chat": "Chat",
             "netlobby.say": "Say something (Enter sends)",
             "netlobby.waiting": "Waiting for the host to start…",
+            "netlobby.gone": "You are no longer in this room: Esc goes back to the menu.",
+            "netlobby.kick_question": "Send {name} out of the room? Seat {n} is free again.",
+            "netlobby.kick_yes": "Send out",
+            "netlobby.kick_no": "Keep",
             "netlobby.bad_number": "Enter a whole number of seconds, or leave it empty.",
             "netlobby.you": "you",
             "join.title": "Join a game",
@@ -128,6 +133,10 @@ register(
             "netlobby.chat": "Chat",
             "netlobby.say": "Etwas sagen (Enter sendet)",
             "netlobby.waiting": "Warte, bis der Gastgeber startet…",
+            "netlobby.gone": "Du bist nicht mehr in diesem Raum: Esc führt zurück ins Menü.",
+            "netlobby.kick_question": "{name} aus dem Raum schicken? Platz {n} wird wieder frei.",
+            "netlobby.kick_yes": "Hinausschicken",
+            "netlobby.kick_no": "Behalten",
             "netlobby.bad_number": "Eine ganze Zahl Sekunden eingeben oder leer lassen.",
             "netlobby.you": "du",
             "join.title": "Einem Spiel beitreten",
@@ -232,6 +241,13 @@ class NetGameScreen(GameScreen):
                 self.app.screen.offer_rematch()
         elif kind == "reclaim" and isinstance(self.link, HostLink):
             ask_reclaim(self, self.link.host, data)
+
+    def chat_history(self) -> list[dict[str, Any]]:
+        if isinstance(self.link, HostLink):
+            return list(self.link.host.chat_log)
+        if isinstance(self.link, RemoteLink):
+            return list(self.link.chat)
+        return []
 
     def action_chat(self) -> None:
         def said(text: str | None) -> None:

@@ -98,6 +98,7 @@ class NetHost:
         self.autostart = False  # start as soon as every seat is taken (headless hosting)
         self.finished = asyncio.Event()
         self.chat_log: list[dict[str, Any]] = []
+        self.chat_said = 0  # chat lines said in this room so far: the next line's "no"
         self._tasks: set[asyncio.Task[Any]] = set()
         self.lobby = Lobby(self)
         self.door = Door(self)
@@ -395,7 +396,12 @@ class NetHost:
         text = clean_text(text, MAX_CHAT)
         if not text:
             return
-        line = {"name": name, "text": text, "seat": seat}
+        # Numbered, and placed at the state it was said at (None: in the lobby), so a table's
+        # log can put lobby chat first and every line where it was said, once, however often
+        # it is sent again (a rejoin gets the last lines anew).
+        self.chat_said += 1
+        at = None if self.session is None else self.session.state_no
+        line = {"name": name, "text": text, "seat": seat, "no": self.chat_said, "at": at}
         self.chat_log.append(line)
         del self.chat_log[:-100]
         self.audience.everyone("chat", **line)

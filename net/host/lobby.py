@@ -134,6 +134,8 @@ class Lobby:
         host.dealer.forget()
         host.recorder.forget()
         host.finished = asyncio.Event()
+        for line in host.chat_log:  # said before the next game: its lobby chat
+            line["at"] = None
         for i, seat in enumerate(host.seats):
             if seat.local or seat.bot:
                 continue

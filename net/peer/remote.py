@@ -280,6 +280,8 @@ class RemoteLink(TableLink):
         self.record_path = None
         self.seen.clear()
         self.event_log.clear()
+        for line in self.chat:  # said before the next game: its lobby chat (see NetHost.chat)
+            line["at"] = None
         self.emit({"type": "rematch"})
 
     def _table(self, t: str, body: dict[str, Any]) -> None:

@@ -148,7 +148,7 @@ HOST_TO_PEER: dict[str, dict[str, tuple[type, ...]]] = {
     "update": {"seat": (int, OPT), "state_no": INT, "view": MAP, "legal": LIST,
                "players": LIST, "events": LIST, "result": (dict, OPT), "reveal": (dict, OPT)},
     "presence": {"players": LIST, "spectators": INT},
-    "chat": {"name": STR, "text": STR, "seat": (int, OPT)},
+    "chat": {"name": STR, "text": STR, "seat": (int, OPT), "no": INT, "at": (int, OPT)},
     "notice": {"text": STR},
     "error": {"code": STR, "message": STR, "seq": (int, OPT)},
     "echo": {"data": (bytes, str, int, OPT)},

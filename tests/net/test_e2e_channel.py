@@ -33,7 +33,7 @@ from net.wire.channel import (
     Spake2Peer,
     password,
 )
-from net.wire.frames import ProtocolError, decode, encode
+from net.wire.frames import VERSION, ProtocolError, decode, encode
 
 
 def flip(data: bytes) -> bytes:
@@ -321,7 +321,8 @@ async def test_an_old_client_and_an_old_relay_are_told_to_update(relay: Relay) -
                                      "name": "Old", "watch": False}))
         frame = msgpack.unpackb(await ws.recv(), raw=False)
     assert frame["code"] == "version" and frame["fatal"]
-    assert "protocol 3" in frame["message"] and "please update tabletop-tui" in frame["message"]
+    assert f"protocol {VERSION}" in frame["message"]
+    assert "please update tabletop-tui" in frame["message"]
 
     async def old_relay(ws: ServerConnection) -> None:  # answers in protocol 2
         await ws.recv()

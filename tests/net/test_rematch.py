@@ -15,6 +15,7 @@ from tui.screens.join import JoinScreen
 from tui.screens.menu import MenuScreen
 from tui.screens.net_lobby import HostLobbyScreen, PeerLobbyScreen
 from tui.screens.results import ResultsScreen
+from tui.widgets import EventLog
 
 # Everyone's turn timer runs out at once, so bots play the people's moves: a quick game.
 QUICK = 0.05
@@ -47,6 +48,7 @@ async def test_a_rematch_in_the_same_room_with_the_same_seats(relay: Relay) -> N
             await play_to_results(host, peer)
             guest_results = peer.app.screen
             assert not guest_results.can_rematch  # nothing offered yet
+            room.host.send_chat("gg")  # said after the first game: the second one opens with it
             await host.press("r")  # the host offers the rematch: back to the room's lobby
             again = await until(host, screen_of(host, HostLobbyScreen), "the lobby again")
             assert again.room is room and [s["name"] for s in again.seats] == ["Hana", "Pia"]
@@ -59,6 +61,11 @@ async def test_a_rematch_in_the_same_room_with_the_same_seats(relay: Relay) -> N
             await until(host, lambda: game.latest is not None, "the second table")
             assert room.host.commitment != first  # a new shuffle, committed afresh
             assert game.latest.view["over"] is False
+            guest_game = peer.app.screen
+            for table, pilot in ((game, host), (guest_game, peer)):
+                log = table.query_one("#log", EventLog)
+                await until(pilot, lambda log=log: "A new game starts." in log.texts, "the log")
+                assert log.texts.index("Hana: gg") < log.texts.index("A new game starts.")
             await play_to_results(host, peer)
             result = peer.app.screen.result
             assert result["verified"], result  # the second deal checks out at the guest too

@@ -12,6 +12,8 @@ How a board plugs in (see tui/boards/__init__.py for the registry):
 - override `offers()` to hide a move the game does not have this time (an expansion that is
   switched off), `result_detail()` to show a player's cards etc. on the results screen, and
   `result_table()` to show the table as it ended below them;
+- draw the view of `table.seat`, but prompt ("Your turn: ...", key hints) only `table.you`:
+  a replay (`table.replay`) draws a seat's view with nobody at the keys, in the third person;
 - write a module-level `describe(event, names, lang) -> str` for the event log;
 - override `describe_move(move)` if a hint ("h": what the expert would play, from this seat's
   view, searched in a worker thread) should name a move better than its MOVE_KEYS label or
@@ -35,7 +37,7 @@ from textual.widget import Widget
 from engines import get_engine
 from engines.base import Move, View
 from tui.bindings import bindings_over
-from tui.i18n import localised_name, register, tr
+from tui.i18n import localised_name, register, third_person, tr
 from tui.widgets.actions import Action, ActionBar
 
 
@@ -120,19 +122,35 @@ class Table:
     # Whether "h" may ask the expert for a hint: always at a local table, at a networked one
     # only when its host allows it.
     hints: bool = True
+    # A past game on show (Past games): `seat`'s view is drawn, but nobody sits at the keys,
+    # so every seat is spoken of in the third person and nothing prompts anyone.
+    replay: bool = False
+
+    @property
+    def you(self) -> int | None:
+        """The seat of the person at the keys, whom the board prompts ("Your lead: ..."):
+        `seat`, except for a spectator and in a replay (None). Boards draw the view of `seat`
+        and address `you`."""
+        return None if self.replay else self.seat
 
     def name(self, seat: int | None) -> str:
         return seat_name(self.names, seat)
 
     @property
     def names(self) -> list[str]:
-        return distinct_names([localised_name(str(p["name"])) for p in self.players])
+        """Every seat's name as shown. In a replay the default name of the player at the keys
+        ("You") becomes the seat's number ("Player 1"): nobody is "you" there, and a sentence
+        with "You" as its subject would be in the second person."""
+        names = [localised_name(str(p["name"])) for p in self.players]
+        if self.replay:
+            names = [third_person(name, seat) for seat, name in enumerate(names)]
+        return distinct_names(names)
 
     def occupant(self, seat: int) -> Occupant:
         player = self.players[seat]
         return Occupant(
             name=self.name(seat),
-            you=seat == self.seat,
+            you=seat == self.you,
             bot=player.get("bot"),
             connected=player.get("connected", True),
         )

@@ -174,7 +174,7 @@ class Board(GameBoard):
         view = table.view
         if view["over"]:
             return tr("game.over")
-        if table.seat in view["to_act"]:
+        if table.you in view["to_act"]:
             if view["my_chips"] == 0:
                 return tr("schoene.must_take")
             return tr("schoene.your_move")

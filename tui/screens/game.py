@@ -24,19 +24,21 @@ from net.wire import codes
 from tui import boards, prefs
 from tui.boards.base import GameBoard, Table
 from tui.i18n import language, tr
+from tui.screens import chat_log
 from tui.screens.base import KeySpec, TableScreen, app_crashed
+from tui.screens.chat_log import Entry
 from tui.screens.handoff import HandoffScreen
 from tui.screens.overlays import LogOverlay
 from tui.screens.results import ResultsScreen
 from tui.widgets import EventLog
+from tui.widgets.topline import fit_parts
 
 # The log needs this many columns beside the board; narrower windows drop the log first.
 LOG_WIDTH = 32
 # Top bar and footer.
 CHROME_HEIGHT = 2
-
-# A log entry: ("event", event dict) is re-described on a language switch; ("note", text) not.
-Entry = tuple[str, Any]
+# Columns of the top bar's padding (one each side).
+TOPBAR_PADDING = 2
 
 
 class LinkMessage(Message, bubble=False):
@@ -75,7 +77,7 @@ class GameScreen(TableScreen[None]):
         self.latest: Table | None = None  # the newest table any seat received
         self.shown: int | None = None  # the seat whose view is on show
         self.entries: list[Entry] = []
-        self.chat_lines: list[str] = []  # for the chat prompt's history
+        self._heard: dict[int, dict[str, Any]] = {}  # chat lines by the host's number
         self.result: dict[str, Any] | None = None
         self._results_open = False
         self._started = False
@@ -148,11 +150,15 @@ class GameScreen(TableScreen[None]):
             )
 
     def _update_topbar(self) -> None:
+        """One row that fits: the game's name, then who is "you", go first when it is short
+        of room (the room's code stays: at 80×24 nothing else shows it)."""
         parts = [self.title_text]
+        droppable = [0]
         if self.link.code is not None:
             parts.append(tr("game.room", code=codes.display(self.link.code)))
         table = self.shown_table
         if table is not None and table.seat is not None and len(self.link.seats) > 1:
+            droppable.append(len(parts))
             parts.append(tr("game.you_are", name=table.name(table.seat)))
         elif not self.link.seats:
             parts.append(tr("game.watching"))
@@ -168,7 +174,8 @@ class GameScreen(TableScreen[None]):
         if self.has_class("-narrow") and self.entries:
             # No room for the log: at least the last thing that happened stays in sight.
             parts.append(self._entry_text(self.entries[-1]))
-        self.query_one("#topbar", Static).update(Content("  ·  ".join(parts)))
+        line = fit_parts(parts, self.size.width - TOPBAR_PADDING, droppable)
+        self.query_one("#topbar", Static).update(Content(line))
 
     # -- the log -----------------------------------------------------------------------------
     def _entry_text(self, entry: Entry) -> str:
@@ -176,12 +183,56 @@ class GameScreen(TableScreen[None]):
         if kind == "event":
             names = self.latest.names if self.latest else []
             return boards.describe(self.engine_id, payload, names, language())
+        if kind == "chat":
+            return tr("game.chat", name=payload.get("name"), text=payload.get("text"))
         return str(payload)
 
     def _log(self, entries: list[Entry], note: bool = False) -> None:
         self.entries.extend(entries)
         self.query_one("#log", EventLog).add(*(self._entry_text(e) for e in entries), note=note)
         self._update_topbar()
+
+    @property
+    def chat_lines(self) -> list[str]:
+        """What was said at this table (the lobby's last lines first), for the chat prompt."""
+        return [self._entry_text(e) for e in self.entries if e[0] == "chat"]
+
+    def chat_history(self) -> list[dict[str, Any]]:
+        """The chat the link kept before this screen listened (a networked table's lobby, the
+        lines a host sends again on a rejoin); a local table has none."""
+        return []
+
+    def _hear_chat(self, line: dict[str, Any]) -> None:
+        """A chat line into the log, once, where it was said (see `chat_log`)."""
+        no = chat_log.number(line)
+        if no is not None:
+            if no in self._heard:
+                return
+            self._heard[no] = line
+        index = chat_log.place(self.entries, line)
+        if index == len(self.entries):
+            self._log([("chat", line)])
+            return
+        entry = ("chat", line)
+        self.entries.insert(index, entry)
+        self.query_one("#log", EventLog).insert(len(self.entries) - index - 1,
+                                                self._entry_text(entry))
+
+    def _start_log(self, events: list[dict[str, Any]]) -> None:
+        """The whole log afresh from a sync: the lobby's chat, the start, then the events
+        with what was said between them."""
+        for line in self.chat_history():
+            no = chat_log.number(line)
+            if no is not None:
+                self._heard.setdefault(no, line)
+        self.entries = []
+        log = self.query_one("#log", EventLog)
+        log.clear()
+        entries = chat_log.merged([("event", e) for e in events], self._heard.values())
+        lobby = [e for e in entries if e[0] == "chat" and chat_log.said_at(e[1]) is None]
+        self._log(lobby)
+        self._log([("note", tr("game.started"))], note=True)
+        self._log(entries[len(lobby):])
 
     # -- messages from the table -------------------------------------------------------------
     def on_link_message(self, message: LinkMessage) -> None:
@@ -195,9 +246,7 @@ class GameScreen(TableScreen[None]):
                 self._log([("note", text)], note=True)
                 self.notify(text, severity="error", markup=False)
         elif kind == "chat":
-            line = tr("game.chat", name=data.get("name"), text=data.get("text"))
-            self.chat_lines.append(line)
-            self._log([("note", line)])
+            self._hear_chat(data)
         elif kind == "presence":
             for table in self.tables.values():
                 table.players = list(data.get("players", table.players))
@@ -223,10 +272,7 @@ class GameScreen(TableScreen[None]):
         # Every seat gets the same public events; log them once, from the first seat.
         if seat == self._log_seat():
             if data["type"] == "sync":
-                self.entries = []
-                self.query_one("#log", EventLog).clear()
-                self._log([("note", tr("game.started"))], note=True)
-                self._log([("event", e) for e in data.get("log", [])])
+                self._start_log(data.get("log", []))
             else:
                 self._log([("event", e) for e in data.get("events", [])])
         if table.result is not None:

@@ -5,6 +5,7 @@ that follows shows the join code."""
 from __future__ import annotations
 
 import getpass
+from dataclasses import replace
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -100,7 +101,9 @@ class HostScreen(TableScreen[None]):
         plan.lan = self.query_one("#lan", Switch).value
 
     async def open(self) -> None:
-        plan = self.plan
+        # The form stays as filled in (Esc in the lobby comes back to it, maybe for another
+        # game): the seat count is made up for this room only.
+        plan = replace(self.plan)
         if not plan.resume and plan.game:
             engine = get_engine(plan.game)
             plan.seats = plan.seats if plan.seats >= engine.min_players else engine.min_players
@@ -117,7 +120,8 @@ class HostScreen(TableScreen[None]):
         if room.host.started:  # resumed: straight back to the table
             self.app.switch_screen(host_table(room))
         else:
-            self.app.switch_screen(HostLobbyScreen(room))
+            form = self.plan
+            self.app.switch_screen(HostLobbyScreen(room, back=lambda: HostScreen(form)))
 
     def show_error(self, text: str) -> None:
         self.error = text

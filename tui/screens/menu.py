@@ -45,14 +45,17 @@ class MenuScreen(TableScreen[None]):
 
 class GamePickerScreen(TableScreen[str | None]):
     """Pick one of the registered games; dismissed with its engine id. Games whose engine or
-    board is not there yet are listed, but cannot be picked."""
+    board is not there yet are listed, but cannot be picked. `selected` is highlighted first
+    (the game whose lobby the player just left)."""
 
     KEYS: ClassVar[tuple[KeySpec, ...]] = (("escape", "back", "key.back", True),)
 
-    def __init__(self, title_key: str = "pick.title", *, need_board: bool = True) -> None:
+    def __init__(self, title_key: str = "pick.title", *, need_board: bool = True,
+                 selected: str | None = None) -> None:
         super().__init__()
         self.title_key = title_key
         self.need_board = need_board
+        self.selected = selected
 
     def compose(self) -> ComposeResult:
         with Vertical(id="menu-box"):
@@ -82,7 +85,15 @@ class GamePickerScreen(TableScreen[str | None]):
         return options
 
     def on_mount(self) -> None:
-        self.query_one("#games", OptionList).focus()
+        games = self.query_one("#games", OptionList)
+        games.focus()
+        if self.selected is not None:
+            games.highlighted = games.get_option_index(self.selected)
+
+    def harvest(self) -> None:
+        games = self.query_one("#games", OptionList)
+        if games.highlighted is not None:
+            self.selected = games.get_option_at_index(games.highlighted).id
 
     async def retranslate(self) -> None:
         await super().retranslate()

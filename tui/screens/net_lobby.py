@@ -7,11 +7,13 @@ the game. Both replace themselves with the game screen once the first table arri
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
+from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Static, Switch
 
 from engines import get_engine
@@ -26,11 +28,13 @@ from tui.netplay import NetGameScreen, hosting_warning
 from tui.screens.base import KeySpec, TableScreen, app_crashed
 from tui.screens.game import LinkMessage
 from tui.screens.lobby import BOT_LEVELS
+from tui.screens.overlays import ConfirmScreen
 from tui.screens.reclaim import ask_reclaim
 from tui.widgets import EventLog
 
 CSS = """
-NetLobby #netlobby-box { padding: 1 2; }
+NetLobby #netlobby-box { padding: 1 2; height: 1fr; }
+NetLobby #netlobby-say { margin: 0 2; }
 NetLobby #netlobby-title { text-style: bold; color: $accent; height: 1; }
 NetLobby #netlobby-code {
     text-style: bold; color: $accent; border: double $felt-edge; background: $felt;
@@ -47,16 +51,24 @@ NetLobby .netlobby-row ActionButton { margin-right: 2; }
 NetLobby .netlobby-row Switch { margin-left: 2; }
 NetLobby .netlobby-row Input { width: 14; }
 NetLobby .netlobby-label { height: 3; content-align: left middle; padding-left: 1; }
-NetLobby #netlobby-chat { height: 8; border: round $felt-edge; }
+NetLobby #netlobby-chat {
+    height: 30%; min-height: 5; border: round $felt-edge; margin: 0 2;
+    border-title-color: $primary; border-title-style: bold;
+}
 NetLobby #netlobby-error { color: $error; text-style: bold; height: auto; }
 """
 
 
 class NetLobby(TableScreen[None]):
-    """What both lobbies share: code, seats, spectators, chat."""
+    """What both lobbies share: code, seats, spectators, chat. The line to chat on stays
+    below the room, whatever the window's height, and F4 (the chat key at the table too)
+    puts the keyboard there."""
 
     DEFAULT_CSS = CSS
-    KEYS: ClassVar[tuple[KeySpec, ...]] = (("escape", "leave", "key.back", True),)
+    KEYS: ClassVar[tuple[KeySpec, ...]] = (
+        ("f4", "chat", "net.key.chat", True),
+        ("escape", "leave", "key.back", True),
+    )
 
     def __init__(self, engine_id: str, code: str) -> None:
         super().__init__()
@@ -70,6 +82,7 @@ class NetLobby(TableScreen[None]):
         self.say_text = ""  # the chat line being typed
         self.error = ""
         self.me: int | None = None
+        self.room_lost = False  # out of the room for good (sent out, or the room closed)
         # Handed to the game screen, or closed: either way no longer this screen's to close.
         self._gone = False
 
@@ -84,10 +97,11 @@ class NetLobby(TableScreen[None]):
             yield Static(id="netlobby-spectators")
             yield from self.compose_controls()
             yield Static(Content(self.error), id="netlobby-error")
-            yield Static(tr("netlobby.chat"), classes="netlobby-heading")
-            yield EventLog(id="netlobby-chat", lines=self.chat_lines)
-            yield Input(self.say_text, placeholder=tr("netlobby.say"), id="netlobby-say",
-                        max_length=500)
+        chat = EventLog(id="netlobby-chat", lines=self.chat_lines)
+        chat.border_title = tr("netlobby.chat")
+        yield chat
+        yield Input(self.say_text, placeholder=tr("netlobby.say"), id="netlobby-say",
+                    max_length=500, disabled=self.room_lost)
         yield Footer()
 
     def compose_controls(self) -> ComposeResult:
@@ -119,6 +133,9 @@ class NetLobby(TableScreen[None]):
         self._gone = True
         await self.close_link()
         self.dismiss()
+
+    def action_chat(self) -> None:
+        self.query_one("#netlobby-say", Input).focus()
 
     def harvest(self) -> None:
         self.say_text = self.query_one("#netlobby-say", Input).value
@@ -171,9 +188,9 @@ class NetLobby(TableScreen[None]):
             label = self.seat_action(index, seat)
             button.display = label is not None
             button.label = label or ""
-        self.query_one("#netlobby-spectators", Static).update(
-            tr("netlobby.spectators", n=self.spectators)
-        )
+        spectators = self.query_one("#netlobby-spectators", Static)
+        spectators.update(tr("netlobby.spectators", n=self.spectators))
+        spectators.display = bool(self.seats)
 
     def add_chat(self, message: Message) -> None:
         line = tr("game.chat", name=message.get("name"), text=message.get("text"))
@@ -200,9 +217,15 @@ class NetLobby(TableScreen[None]):
         elif kind in ("sync", "update"):
             self.enter_game()
         elif kind == "connection" and data.get("state") == "closed":
-            self.set_error(tr("net.connection.closed", message=data.get("message", "")))
+            await self.closed(tr("net.connection.closed", message=data.get("message", "")))
         elif kind == "reclaim" and isinstance(self, HostLobbyScreen):
             ask_reclaim(self, self.host, data)
+
+    async def closed(self, why: str) -> None:
+        """The connection to the room is gone for good: say why; nothing more can be said."""
+        self.room_lost = True
+        self.query_one("#netlobby-say", Input).disabled = True
+        self.set_error(why)
 
     def enter_game(self) -> None:
         raise NotImplementedError
@@ -224,12 +247,15 @@ class HostLobbyScreen(NetLobby):
 
     KEYS: ClassVar[tuple[KeySpec, ...]] = (
         ("f5", "press('start')", "netlobby.start", True),
-        ("escape", "leave", "key.back", True),
+        *NetLobby.KEYS,
     )
 
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: Room, *, back: Callable[[], Screen[Any]] | None = None) -> None:
+        """`back` makes the screen Esc returns to (the hosting form the room was opened
+        from, its game still chosen); None: Esc returns to whatever is below."""
         super().__init__(room.host.engine.id, room.host.code)
         self.room = room
+        self.back = back
         self.host = room.host
         self.me = next((i for i, s in enumerate(self.host.seats) if s.local), None)
         self.chat_lines = [tr("game.chat", name=c["name"], text=c["text"])
@@ -268,6 +294,14 @@ class HostLobbyScreen(NetLobby):
     def quit_warning(self) -> str | None:
         return None if self._gone else hosting_warning(self.host.code)
 
+    async def action_leave(self) -> None:
+        if self.back is None:
+            await super().action_leave()
+            return
+        self._gone = True
+        await self.close_link()
+        self.app.switch_screen(self.back())
+
     async def prepare(self) -> None:
         """Listen, then read the room: whoever joined since this screen was made is missed
         by the listener but is in the seat list."""
@@ -302,10 +336,13 @@ class HostLobbyScreen(NetLobby):
         try:
             if button.startswith("seat-"):
                 index = int(button.removeprefix("seat-"))
-                if self.host.seats[index].empty:
+                seat = self.host.seats[index]
+                if seat.empty:
                     self.host.add_bot(index)
-                else:
+                elif seat.bot:
                     self.host.kick(index)
+                else:
+                    self.ask_kick(index)
             elif button == "more":
                 self.host.set_seats(len(self.host.seats) + 1)
             elif button == "fewer":
@@ -318,6 +355,26 @@ class HostLobbyScreen(NetLobby):
                 self.enter_game()
         except ValueError as exc:
             self.set_error(str(exc))
+
+    def ask_kick(self, index: int) -> None:
+        """Removing a person takes a yes: they are sent out of the room. The answer counts
+        only if the same connection still holds the seat."""
+        seat = self.host.seats[index]
+        asked = seat.cid
+
+        def answered(yes: bool | None) -> None:
+            if yes and self.host.seats[index].cid == asked and not self.host.seats[index].empty:
+                try:
+                    self.host.kick(index)
+                except ValueError as exc:
+                    self.set_error(str(exc))
+            if (button := self.query(f"#seat-{index}")):
+                button.first().focus()
+
+        question = tr("netlobby.kick_question", name=seat.name, n=index + 1)
+        self.app.push_screen(
+            ConfirmScreen(question, tr("netlobby.kick_yes"), tr("netlobby.kick_no")), answered
+        )
 
     def apply_settings(self) -> None:
         """Options, timer and takeover as typed; ValueError (nothing changed) if one is bad."""
@@ -391,13 +448,24 @@ class PeerLobbyScreen(NetLobby):
         ]
 
     def compose_controls(self) -> ComposeResult:
-        yield Static(tr("netlobby.waiting"), classes="netlobby-heading")
+        waiting = "netlobby.gone" if self.room_lost else "netlobby.waiting"
+        yield Static(tr(waiting), classes="netlobby-heading", id="netlobby-waiting")
+
+    async def closed(self, why: str) -> None:
+        """Sent out (kicked, the room closed): no seat is ours any more, and the room's seats
+        are no longer known; only the reason and the way out stay."""
+        self.me, self.seats, self.spectators = None, [], 0
+        await self.show_seats()
+        self.query_one("#netlobby-waiting", Static).update(tr("netlobby.gone"))
+        await super().closed(why)
 
     async def prepare(self) -> None:
         self.link.set_listener(lambda data: self.post_message(LinkMessage(data)))
         self.catch_up()
         self.query_one("#netlobby-chat", EventLog).add(*self.chat_lines)
-        if self.link.table is not None:
+        if self.link.closed.is_set():  # sent out before this screen listened
+            await self.closed(tr("net.connection.closed", message=self.link.close_reason))
+        elif self.link.table is not None:
             self.enter_game()
 
     async def close_link(self) -> None:

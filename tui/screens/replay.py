@@ -25,9 +25,12 @@ from tui import boards
 from tui.boards.base import GameBoard, Table
 from tui.i18n import language, register, tr
 from tui.screens.base import KeySpec, TableScreen
+from tui.screens.game import TOPBAR_PADDING
 from tui.screens.overlays import LogOverlay
 from tui.widgets import EventLog
 from tui.widgets.actions import ActionBar
+from tui.widgets.summary import never_offer
+from tui.widgets.topline import fit_parts
 
 # Seconds per move in playback, slowest first; `s` cycles through them.
 SPEEDS = (2.0, 1.0, 0.5, 0.25)
@@ -61,6 +64,11 @@ class ReplayScreen(TableScreen[None]):
         ("x", "export", "replay.key.export", True),
         ("f6", "log", "game.key.log", False),
         ("escape", "leave", "key.back", True),
+        # As at a table: these still work, but the footer keeps its room for the timeline's
+        # keys and Quit (at 80 columns there is not enough for all of them).
+        ("f1,question_mark", "app.rules", "key.rules", False),
+        ("f2", "app.next_theme", "key.theme", False),
+        ("f3", "app.next_language", "key.language", False),
     )
 
     def __init__(self, replay: records.Replay) -> None:
@@ -97,6 +105,7 @@ class ReplayScreen(TableScreen[None]):
         yield Footer(compact=True)
 
     async def on_mount(self) -> None:
+        never_offer(self)
         self._fit(self.size.width, self.size.height)
         await self._rebuild()
 
@@ -140,6 +149,7 @@ class ReplayScreen(TableScreen[None]):
             players=self.record.players,
             result=self.replay.result if n == self.last else None,
             hints=False,
+            replay=True,
         )
 
     def boards_shown(self) -> list[GameBoard]:
@@ -223,7 +233,8 @@ class ReplayScreen(TableScreen[None]):
         log = self.query_one("#log", EventLog)
         if self.has_class("-narrow") and log.texts and self.step_no:
             parts.append(log.texts[-1])
-        self.query_one("#topbar", Static).update(Content("  ·  ".join(parts)))
+        line = fit_parts(parts, self.size.width - TOPBAR_PADDING, droppable=[0])
+        self.query_one("#topbar", Static).update(Content(line))
 
     def _speed_label(self) -> str:
         return f"{1 / SPEEDS[self.speed]:g}/s"

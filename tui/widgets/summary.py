@@ -4,6 +4,7 @@ and closes with enter, escape, space, `s` or a click; the table shows through, d
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import Any, ClassVar
 from weakref import WeakKeyDictionary
@@ -63,6 +64,12 @@ class SummaryScreen(ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss()
+
+
+def never_offer(screen: Screen[Any]) -> None:
+    """No summary opens over `screen`: a replay, whose log says the same and whose keys are
+    the timeline's (a summary there would stop playback and ask for a key)."""
+    _SHOWN[screen] = sys.maxsize
 
 
 def offer_once(

@@ -89,7 +89,7 @@ class Banner(Static):
     """Two lines: what is going on, and what you can do about it (with the countdown)."""
 
     DEFAULT_CSS = """
-    Banner { height: 2; width: 1fr; padding: 0 1; background: $felt; }
+    Banner { height: auto; min-height: 2; width: 1fr; padding: 0 1; background: $felt; }
     Banner.-window { background: $warning 25%; text-style: bold; }
     Banner.-prompt { background: $accent 25%; }
     """
@@ -147,7 +147,7 @@ class Banner(Static):
                            phase=tr(f"cg.phase.{view.get('phase')}"))
 
     def _yours(self, table: Table, window: dict[str, Any]) -> str:
-        seat = table.seat
+        seat = table.you
         if seat is None or seat not in table.view.get("to_act", []):
             return tr("cg.banner.waiting")
         if window.get("kind") == "response":
@@ -175,9 +175,12 @@ class Banner(Static):
         names = table.names
         who = prompt.get("seat")
         kind = str(prompt.get("kind"))
-        card = card_name(prompt.get("card"))
-        what = tr(f"cg.prompt.{kind}", card=card, n=prompt.get("result"),
-                  why=why_words(prompt.get("why"), language()))
-        if who == table.seat:
-            return ["➤ " + what, tr("cg.prompt.yours")]
-        return [tr("cg.prompt.other", name=seat_name(names, who)), what]
+        fields = {"card": card_name(prompt.get("card")), "n": prompt.get("result"),
+                  "why": why_words(prompt.get("why"), language())}
+        if who == table.you:
+            return ["➤ " + tr(f"cg.prompt.{kind}", **fields), tr("cg.prompt.yours")]
+        # Someone else chooses: what they face, in the third person ("Ada rolled 1"), never
+        # the chooser's own "you rolled 1".
+        name = seat_name(names, who)
+        return [tr("cg.prompt.other", name=name),
+                tr(f"cg.prompt.{kind}.other", name=name, **fields)]

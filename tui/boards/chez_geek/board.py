@@ -167,7 +167,7 @@ class Board(GameBoard):
         view = table.view
         if view.get("over"):
             return ""
-        if table.seat is None or view.get("turn") != table.seat:
+        if table.you is None or view.get("turn") != table.you:
             return tr("cg.hint.others", name=table.name(view.get("turn")),
                       phase=tr(f"cg.phase.{view.get('phase')}"))
         return tr(f"cg.hint.{view.get('phase')}")
@@ -187,7 +187,7 @@ class Board(GameBoard):
         hand.draw(cards, self.basket, playable, width, roomy)
         detail = ""
         selected = hand.selected
-        if selected is not None:
+        if selected is not None and table.you is not None:  # a replay has no cursor to read
             effects = effects_line(selected.get("effects") or []) or tr("cg.detail.plain")
             detail = tr("cg.detail.line", card=card_name(selected.get("card")), effects=effects)
         if self.basket:

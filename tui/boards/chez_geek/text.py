@@ -203,6 +203,10 @@ _EN: dict[str, str] = {
     "cg.prompt.nookie.short": "Roll or take?",
     "cg.prompt.rolled.short": "Keep the roll?",
     "cg.prompt.yours": "Choose below (↑↓ ⏎, or m for the list)",
+    "cg.prompt.room_loss.other": "{name} gives up a card from their room ({why})",
+    "cg.prompt.hand_limit.other": "{name} has too many cards and discards down to the limit",
+    "cg.prompt.nookie.other": "{card}: {name} rolls or takes the fixed value",
+    "cg.prompt.rolled.other": "{card}: {name} rolled {n}; keeps it or adds a roll bonus",
     "cg.prompt.other": "Waiting for {name} to choose",
     # rooms, hand, status
     "cg.room.empty": "empty room",
@@ -442,6 +446,11 @@ _DE: dict[str, str] = {
     "cg.prompt.nookie.short": "Würfeln oder nehmen?",
     "cg.prompt.rolled.short": "Wurf behalten?",
     "cg.prompt.yours": "Wähle unten (↑↓ ⏎, oder m für die Liste)",
+    "cg.prompt.room_loss.other": "{name} gibt eine Karte aus dem eigenen Zimmer ab ({why})",
+    "cg.prompt.hand_limit.other": "{name} hat zu viele Karten und wirft auf das Limit ab",
+    "cg.prompt.nookie.other": "{card}: {name} würfelt oder nimmt den festen Wert",
+    "cg.prompt.rolled.other": "{card}: {name} hat {n} gewürfelt; behält es oder legt "
+                              "einen Würfelbonus dazu",
     "cg.prompt.other": "Warten, bis {name} gewählt hat",
     "cg.room.empty": "leeres Zimmer",
     "cg.room.pool": "Bonusvorrat {n}",

@@ -53,7 +53,7 @@ class Board(GameBoard):
 
     DEFAULT_CSS = """
     Board { layout: vertical; }
-    Board #status { height: 1; width: 1fr; text-style: bold; }
+    Board #status { height: auto; width: 1fr; text-style: bold; }
     Board #main { height: 1fr; }
     Board #grid { width: 1fr; height: 1fr; }
     Board #panel { width: 27; height: 1fr; padding-left: 1; }
@@ -95,7 +95,9 @@ class Board(GameBoard):
                     )
                 yield Static(id="pile")
                 if self.table.seat is not None:
-                    yield Static(tr("schoko.hand"), id="hand-title")
+                    title = (tr("schoko.hand") if self.table.you is not None
+                             else tr("schoko.hand_of", name=self.table.name(self.table.seat)))
+                    yield Static(Content(title), id="hand-title")
                     yield HandTiles(id="hand")
                 yield Static(id="legend")
         yield ActionBar(self.actions())
@@ -139,7 +141,7 @@ class Board(GameBoard):
     # -- what may be done now -------------------------------------------------------------------
     def _my_turn(self) -> bool:
         view = self.table.view
-        return self.table.seat is not None and self.table.seat in view["to_act"]
+        return self.table.you is not None and self.table.you in view["to_act"]
 
     def _choosing(self) -> bool:
         return self._my_turn() and self.table.view["colours"][0] is None

@@ -50,13 +50,13 @@ class Board(GameBoard):
 
     DEFAULT_CSS = """
     Board { layout: vertical; }
-    Board #info { height: 1; width: 1fr; color: $text-muted; }
+    Board #info { height: auto; width: 1fr; color: $text-muted; }
     Board #others { height: auto; width: 1fr; }
     Board #others > PlayerArea { width: 1fr; }
-    Board #others .counts { width: 1fr; height: 1; }
+    Board #others .counts { width: 1fr; height: auto; }
     Board #middle { height: 1fr; min-height: 6; align: center middle; }
-    Board #reading { height: 1; width: 1fr; text-align: center; text-style: bold; }
-    Board #hint { height: 1; width: 1fr; text-align: center; color: $text-muted; }
+    Board #reading { height: auto; width: 1fr; text-align: center; text-style: bold; }
+    Board #hint { height: auto; width: 1fr; text-align: center; color: $text-muted; }
     Board ActionBar { margin-top: 0; }
     Board.-roomy #middle { min-height: 10; }
     Board.-roomy ActionBar { margin-top: 1; }
@@ -142,7 +142,7 @@ class Board(GameBoard):
         self.query_one("#info", Static).update(self._info(table))
         self.query_one(TrickView).show(table, self.size.width, self.has_class("-roomy"))
         if table.seat is not None:
-            mine = view["turn"] == table.seat and not view["over"]
+            mine = view["turn"] == table.you and not view["over"]
             self.picker.update(view["hand"], view["table"], table.legal if mine else [])
             self._draw_choice()
         offer_summary(self)
@@ -199,7 +199,7 @@ class Board(GameBoard):
         self.query_one("#hand", CardRow).show(slots)
         self.query_one("#reading", Static).update(self._reading_line())
         self.query_one("#hint", Static).update(self._hint_line())
-        mine = view["turn"] == self.table.seat and not view["over"]
+        mine = view["turn"] == self.table.you and not view["over"]
         self.query_one(ActionBar).set_state("play", enabled=picker.move() is not None)
         self.query_one(ActionBar).set_state("clear", enabled=bool(picker.chosen))
         self.set_class(mine, "-my-turn")
@@ -207,7 +207,7 @@ class Board(GameBoard):
     def _reading_line(self) -> Content:
         picker, view = self.picker, self.table.view
         tiles = picker.tiles()
-        mine = view["turn"] == self.table.seat and not view["over"]
+        mine = view["turn"] == self.table.you and not view["over"]
         if not tiles:
             prefix = tr("sbb.your_lead" if view["table"] is None else "sbb.your_turn")
             if not mine:
@@ -248,7 +248,7 @@ class Board(GameBoard):
                 for r in others[:4]
             ]
             parts.append(tr("sbb.other_values", others=", ".join(shown)))
-        if view["turn"] == self.table.seat and not view["over"]:
+        if view["turn"] == self.table.you and not view["over"]:
             kind = picker.walk_kind()
             at, count = picker.position()
             name = kind_name(kind)

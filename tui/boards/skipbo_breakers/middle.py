@@ -21,7 +21,7 @@ class TrickView(Vertical):
     DEFAULT_CSS = """
     TrickView { height: auto; width: 1fr; }
     TrickView > #trick-title { height: 1; width: 1fr; text-align: center; }
-    TrickView > #trick-plays { height: 1; width: 1fr; text-align: center; }
+    TrickView > #trick-plays { height: auto; width: 1fr; text-align: center; }
     TrickView.-roomy > #trick-plays { height: auto; max-height: 8; }
     """
 

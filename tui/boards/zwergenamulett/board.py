@@ -46,11 +46,13 @@ class Board(GameBoard):
 
     DEFAULT_CSS = """
     Board { layout: vertical; }
-    Board #info { height: 1; width: 1fr; color: $text-muted; }
+    Board #info { height: auto; width: 1fr; color: $text-muted; }
     Board #others { height: auto; width: 1fr; }
     Board #others > PlayerArea { width: 1fr; }
     Board #middle { height: 1fr; min-height: 7; align: center middle; }
-    Board #status { height: 1; width: 1fr; text-align: center; text-style: bold; color: $active; }
+    Board #status {
+        height: auto; width: 1fr; text-align: center; text-style: bold; color: $active;
+    }
     Board #won { height: auto; padding: 0 1; color: $text-muted; }
     Board ActionBar { margin-top: 0; }
     """
@@ -179,8 +181,8 @@ class Board(GameBoard):
         view = table.view
         if view["over"]:
             return tr("game.over")
-        if view["turn"] != table.seat or table.seat is None:
-            if table.seat is None:
+        if view["turn"] != table.you or table.you is None:
+            if table.you is None:
                 return tr("game.turn_of", name=table.name(view["turn"]))
             name = table.name(view["turn"])
             return tr(you_key("zwerg.waiting", name), name=name)
@@ -199,7 +201,7 @@ class Board(GameBoard):
             # Keep the cursor where it was in the row when its card has gone.
             at = old.index(self.picked) if self.picked in old else 0
             self.picked = cards[min(at, len(cards) - 1)] if cards else None
-        my_turn = view["turn"] == table.seat and not view["over"]
+        my_turn = view["turn"] == table.you and not view["over"]
         takes = set(view["would_overtrump"])
         slots = [
             Slot(

@@ -23,6 +23,7 @@ class NullChannel:
     def __init__(self) -> None:
         self.sent = 0
         self.expected = 0
+        self.secret = bytes(32)
 
     def seal(self, payload: dict[str, Any]) -> tuple[int, bytes]:
         self.sent += 1

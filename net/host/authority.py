@@ -109,7 +109,7 @@ class NetHost:
                              rejoin=self.door.rejoin, receive=self._from_relay,
                              report=self._connection)
         self.audience = Audience(self.uplink)
-        self.keys = Keyring(self.uplink, self._sealed, self._wrong_code)
+        self.keys = Keyring(self.uplink, self._sealed, self._wrong_code, self.door.key_for)
 
     # -- reading -----------------------------------------------------------------------------
     @property
@@ -332,15 +332,13 @@ class NetHost:
             if not self.keys.receive(cid, frame):
                 self.error(cid, "bad_order", "join first: no key exchange yet", seq)
             return
-        door = self.door
-        known = cid in self.peers or door.waiting(cid)
-        if t == "rejoin" and cid not in door.returning:
-            self.error(cid, "bad_order", "'rejoin' answers 'host_back' only", seq)
-        elif t == "join" and (known or self.keys.has(cid) or cid in door.returning):
+        known = cid in self.peers or self.door.waiting(cid) or self.keys.has(cid)
+        if t in ("join", "resume") and known:
             self.error(cid, "bad_order", "already joined", seq)
-        else:
-            door.returning.discard(cid)
+        elif t == "join":
             self.keys.answer(cid, frame["pake"])
+        else:  # "resume" as a first frame, "rejoin" on an open connection (or to re-key)
+            self.keys.resume(cid, frame)
 
     def _wrong_code(self, cid: int) -> None:
         self.audience.local({"type": "notice", "text": "someone tried to join with a wrong "
@@ -358,7 +356,9 @@ class NetHost:
         t = frame["t"]
         peer = self.peers.get(cid)
         if t == "hello":
-            if peer is None and not self.door.waiting(cid):
+            # After a re-key the peer says hello again on its open connection.
+            again = peer is not None and cid in self.keys.resumed
+            if (peer is None or again) and not self.door.waiting(cid):
                 self.door.hello(cid, frame)
             else:
                 self.error(cid, "bad_order", "already joined", seq)

@@ -3,7 +3,10 @@ drops and bot takeovers, and the peers checking in again after the host came bac
 
 A join that names a seat (by the hash of its token, net.wire.proofs) first gets the host's
 proof and sends the token only then (`claim`), so a squatter on the room code learns nothing
-usable. The rules of who may sit where are net.host.seats; this is their door.
+usable. A peer that resumed (net.wire.resume) proved its key instead and comes straight back
+to the seat (or the spectator's chair) that key belongs to. Everyone let in leaves with a
+resumption key for next time, and a seat's person with a fresh one-time ticket for the relay.
+The rules of who may sit where are net.host.seats; this is their door.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ import asyncio
 from typing import TYPE_CHECKING, Any
 
 from net.host.seats import Peer, Seat, clean_text, new_token, seat_for
-from net.wire import proofs
+from net.wire import proofs, resume
 from net.wire.frames import MAX_NAME, Frame
 
 if TYPE_CHECKING:
@@ -20,6 +23,8 @@ if TYPE_CHECKING:
 
 # Seconds a reclaim by name waits for the host's yes before it is refused.
 RECLAIM_WAIT = 120.0
+# Spectators' resumption keys a room keeps (the oldest go first).
+MAX_WATCHER_KEYS = 256
 
 
 class Door:
@@ -32,16 +37,27 @@ class Door:
         self.attended = False
         self.reclaims: dict[int, tuple[int, str]] = {}  # cid -> (seat, name) awaiting a yes
         self.proving: dict[int, Frame] = {}  # cid -> its join frame, until it claims
-        self.returning: set[int] = set()  # cids in the reopened room, until they "rejoin"
+        self.watchers: dict[str, bytes] = {}  # key id -> resumption key of a spectator
 
     def waiting(self, cid: int) -> bool:
         """Whether `cid` has said hello and waits for a proof or a yes."""
         return cid in self.proving or cid in self.reclaims
 
+    def key_for(self, rid: str) -> bytes | None:
+        """The resumption key a resuming peer names by `rid`, if this room holds it."""
+        for seat in self.host.seats:
+            for key in seat.keys:
+                if resume.key_id(bytes.fromhex(key)) == rid:
+                    return bytes.fromhex(key)
+        return self.watchers.get(rid)
+
     # -- coming in ---------------------------------------------------------------------------
     def hello(self, cid: int, frame: Frame) -> None:
         """A join: straight in, or first the host's proof for a seat named by its hash."""
         host = self.host
+        if (key := host.keys.resumed.pop(cid, None)) is not None:
+            self._resumed(cid, frame, key)
+            return
         seat_id, nonce = frame.get("seat_id"), frame.get("nonce")
         token = next((t for s in host.seats for t in s.tokens if proofs.seat_id(t) == seat_id),
                      None) if seat_id and nonce else None
@@ -75,11 +91,37 @@ class Door:
             return
         self._admit(cid, seat_no, name, token)
 
+    def _resumed(self, cid: int, frame: Frame, key: bytes) -> None:
+        """A peer that proved a resumption key: back to its seat, or to watching."""
+        host = self.host
+        seat_no = next((i for i, s in enumerate(host.seats) if key.hex() in s.keys), None)
+        name = clean_text(frame["name"], MAX_NAME) or "guest"
+        if seat_no is None:
+            self._admit(cid, None, name, None)
+            return
+        self._admit(cid, seat_no, name, host.seats[seat_no].token)
+
+    def _remember(self, cid: int, seat_no: int | None) -> None:
+        """A first exchange's resumption key for where `cid` now sits (net.wire.resume)."""
+        host = self.host
+        channel = host.uplink.channels.get(cid)
+        if channel is None or not channel.secret:
+            return  # resumed: it came back with a key this room holds already
+        key = resume.seat_key(channel.secret, host.room, seat_no)
+        if seat_no is not None:
+            host.seats[seat_no].add_key(key)
+            return
+        self.watchers[resume.key_id(key)] = key
+        while len(self.watchers) > MAX_WATCHER_KEYS:
+            del self.watchers[next(iter(self.watchers))]
+
     def _admit(self, cid: int, seat_no: int | None, name: str, token: str | None) -> None:
         """Seat connection `cid` (or let it watch, `seat_no` None) and tell it everything.
         `token` is the one it proved; None: it gets a new one."""
         host = self.host
-        proof_key = None
+        proof_key = ticket = None
+        back = cid not in host.peers  # not a peer saying hello again after a re-key
+        self._remember(cid, seat_no)
         if seat_no is None:
             token = new_token()
         else:
@@ -94,18 +136,19 @@ class Door:
             seat.claim(cid, None if host.started else name)
             token, name = token or seat.token, seat.name
             proof_key = proofs.proof_key(host.uplink.host_token or "", token)
+            seat.ticket = ticket = resume.new_ticket()  # the one it came with is spent
             if host.started:
                 host.recorder.save_header()
             self.vouch()
         host.peers[cid] = Peer(cid, name, seat_no)
         host.uplink.post([cid], "welcome", seat=seat_no, token=token, name=name,
                          code=host.code, engine=host.engine.id, options=dict(host.options),
-                         commitment=host.dealer.commitment, proof_key=proof_key)
+                         commitment=host.dealer.commitment, proof_key=proof_key, ticket=ticket)
         host.play.sync_peer(host.peers[cid])
         host.presence(lobby=True)
         for line in host.chat_log[-20:]:
             host.uplink.post([cid], "chat", **line)
-        if seat_no is not None and host.started:
+        if seat_no is not None and host.started and back:
             host.notice(f"{name} is back")
             host.play.reschedule()
         if host.autostart and not host.started and not any(s.empty for s in host.seats):
@@ -147,15 +190,15 @@ class Door:
             host.uplink.kick(cid, "the host did not give you the seat back", code="refused")
 
     def vouch(self) -> None:
-        """Tell the relay which seat ids own a seat here: their people always get in."""
-        ids = [proofs.seat_id(t) for seat in self.host.seats for t in seat.tokens]
+        """Tell the relay the tickets (by their hashes) that let a seat's person past a full
+        room: each is spent on use, and replaced on the next welcome."""
+        ids = [resume.ticket_id(seat.ticket) for seat in self.host.seats if seat.ticket]
         self.host.uplink.vouch(ids)
 
     # -- going ---------------------------------------------------------------------------------
     def left(self, cid: int) -> None:
         """The relay says `cid` is gone."""
         self.proving.pop(cid, None)
-        self.returning.discard(cid)
         self.reclaims.pop(cid, None)
         self.host.keys.forget(cid)
         self.drop(cid)
@@ -198,13 +241,12 @@ class Door:
 
     # -- the host came back ----------------------------------------------------------------
     def rejoin(self, entries: list[dict[str, Any]]) -> None:
-        """The room was (re)opened: whoever is still in it joins afresh. Their first join
-        frames are old news (a seat's proof needs a fresh nonce), so each is kept until its
-        peer, told `host_back`, says `rejoin`; seats are then matched by token as on a join."""
+        """The room was (re)opened: whoever is still in it comes back. Their first frames
+        are old news (keys and nonces of another time), so each peer, told `host_back`, says
+        `rejoin` with its resumption key and is let in again as on a resume."""
         for peer in list(self.host.peers.values()):
             self.drop(peer.cid)
         self.proving.clear()
         self.reclaims.clear()
-        self.host.keys.forget_all()  # every peer runs a fresh exchange with its "rejoin"
+        self.host.keys.forget_all()
         self.vouch()
-        self.returning = {entry["cid"] for entry in entries if type(entry.get("cid")) is int}

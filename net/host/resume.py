@@ -63,13 +63,19 @@ def host_name(head: dict[str, Any], net: dict[str, Any]) -> str | None:
 
 
 def seats(head: dict[str, Any], net: dict[str, Any]) -> list[Seat]:
-    """The seats as they were, with their tokens, nobody connected yet."""
+    """The seats as they were, with their tokens, resumption keys and tickets, nobody
+    connected yet."""
+    count = len(head["players"])
     local = net.get("local") or []
-    tokens = net.get("tokens") or [""] * len(head["players"])
-    spare = net.get("spare") or [[] for _ in head["players"]]
+    tokens = net.get("tokens") or [""] * count
+    spare = net.get("spare") or [[] for _ in range(count)]
+    keys = net.get("keys") or [[] for _ in range(count)]
+    tickets = net.get("tickets") or [""] * count
     return [Seat(name=player["name"], bot=player["bot"], token=token or "",
                  spare=[str(t) for t in spare[i]] if i < len(spare) else [],
-                 local=bool(local[i]) if i < len(local) else False)
+                 local=bool(local[i]) if i < len(local) else False,
+                 keys=[str(k) for k in keys[i]] if i < len(keys) else [],
+                 ticket=str(tickets[i] or "") if i < len(tickets) else "")
             for i, (player, token) in enumerate(zip(head["players"], tokens, strict=True))]
 
 
@@ -122,6 +128,7 @@ class Recorder:
             "host_token": host.uplink.host_token, "salt": dealer.salt,
             "commitment": dealer.commitment, "tokens": [s.token for s in host.seats],
             "spare": [s.spare for s in host.seats], "secret": dealer.secret,
+            "keys": [s.keys for s in host.seats], "tickets": [s.ticket for s in host.seats],
             "contributions": dealer.contributions, "fixed": host.seed is not None,
             "local": [s.local for s in host.seats], "timer": host.timer,
             "takeover": host.takeover, "level": host.level, "hints": host.hints,

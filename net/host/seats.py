@@ -4,8 +4,10 @@ A person's claim to a seat is a secret token the host hands out on their first j
 back with it gives the seat back, from whoever plays it now, so a dropped connection or a
 restarted terminal does not cost anybody their hand. A name alone is no claim: anyone with the
 code can type a name, so taking an away seat back by name needs the host's yes (and then earns
-a token of its own; the old one stays valid). These rules live here, apart from the host's
-networking, so they can be read and tested in one place.
+a token of its own; the old one stays valid). A seat also keeps the resumption keys its
+person's sessions left (net.wire.resume), which bring them back without the join code, and
+the one-time ticket that lets them past a full room at the relay. These rules live here,
+apart from the host's networking, so they can be read and tested in one place.
 """
 
 from __future__ import annotations
@@ -24,6 +26,10 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
+# Resumption keys a seat keeps: one per device (or data directory) its person joined from.
+KEPT_KEYS = 4
+
+
 @dataclass
 class Seat:
     """A seat at the table as the host keeps it."""
@@ -35,6 +41,8 @@ class Seat:
     cid: int | None = None  # the relay connection playing it now
     local: bool = False  # played at the host's own terminal
     auto: bool = False  # a bot plays it while its person is away
+    keys: list[str] = field(default_factory=list)  # resumption keys (hex), newest last
+    ticket: str = ""  # the one-time ticket for the relay its person holds now
 
     @property
     def empty(self) -> bool:
@@ -58,7 +66,12 @@ class Seat:
         return bool(token) and any(secrets.compare_digest(t, str(token)) for t in self.tokens)
 
     def forget_tokens(self) -> None:
-        self.token, self.spare = "", []
+        self.token, self.spare, self.keys, self.ticket = "", [], [], ""
+
+    def add_key(self, key: bytes) -> None:
+        """Remember a session's resumption key (a few: each device its person used)."""
+        if key.hex() not in self.keys:
+            self.keys = [*self.keys, key.hex()][-KEPT_KEYS:]
 
     def claim(self, cid: int, name: str | None) -> None:
         """Connection `cid` plays this seat now, under `name` (None: the seat keeps its name),

@@ -108,9 +108,11 @@ class Uplink:
             else:
                 self._flushes.append((target, future))
 
-    def kick(self, cid: int, reason: str, code: str = "kicked") -> None:
-        """Close connection `cid` with error `code` (kicked, table_full, refused, replaced)."""
-        self._outbox.append(("kick", (cid, reason, code)))
+    def kick(self, cid: int, reason: str, code: str = "kicked",
+             retry_after: float | None = None) -> None:
+        """Close connection `cid` with error `code` (kicked, table_full, refused, replaced,
+        ...); `retry_after`: seconds after which trying again can succeed."""
+        self._outbox.append(("kick", (cid, reason, code, retry_after)))
         self._wake.set()
 
     def vouch(self, seat_ids: list[str]) -> None:
@@ -215,7 +217,7 @@ class Uplink:
                         items, size = [], 0
                     if kind == "kick":
                         await self._send_frame(ws, "kick", cid=payload[0], reason=payload[1],
-                                               code=payload[2])
+                                               code=payload[2], retry_after=payload[3])
                     elif kind == "seats":
                         await self._send_frame(ws, "seats", ids=payload)
                     elif kind == "close":

@@ -1,9 +1,16 @@
-"""Joining a room, and checking in again when its host comes back.
+"""Joining a room, coming back to it, and re-keying a damaged channel.
 
-A join finds the relay (net.discovery), runs a SPAKE2 exchange keyed by the join code with
-the host through it (net.wire.channel), and sends its hello sealed. A join that reclaims a
-seat names it only by the hash of its token and a fresh nonce; the token itself goes out
-only after the host answered with the proof that it holds the room's host token
+The join code's secret part is short, so each exchange keyed by it is one online guess for
+whoever answers. This peer runs one only when its player typed the code (`join` with
+`by_code`): it finds the relay (net.discovery), runs SPAKE2 with the host through it
+(net.wire.channel) and says hello sealed. That first session leaves a resumption key
+(net.wire.resume); every reconnect, every return of an away host and every re-key after a
+damaged frame proves that key instead, so no relay can make this peer guess again. A
+resumption that fails is never followed by a code-keyed exchange unless the player joins
+again by hand: the player is told plainly that the relay or the host is not the one joined.
+
+A code-keyed join that reclaims a seat names it only by the hash of its token and a fresh
+nonce; the token goes out only after the host proved it holds the room's host token
 (net.wire.proofs), so a squatter on the room code learns nothing from a returning peer.
 """
 
@@ -12,6 +19,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
+import time
+from collections import deque
 from typing import TYPE_CHECKING
 
 from websockets.asyncio.client import ClientConnection, connect
@@ -19,8 +28,8 @@ from websockets.exceptions import ConnectionClosed
 
 from net import discovery
 from net.peer.pipe import Pipe
-from net.wire import codes, proofs
-from net.wire.channel import Exchange, Refused
+from net.wire import codes, proofs, resume
+from net.wire.channel import Channel, Exchange, Refused
 from net.wire.frames import (
     HOST_ENVELOPES,
     VERSION,
@@ -36,25 +45,40 @@ if TYPE_CHECKING:
 
 # Relay/host refusals after which trying again cannot help.
 FINAL = {"kicked", "room_full", "room_closed", "version", "bad_code", "flood", "replaced",
-         "refused", "table_full", "unproven", "wrong_code"}
+         "refused", "table_full", "unproven", "wrong_code", "unknown_resume", "not_proven",
+         "no_key", "host_away"}
+# What a resuming peer may fall back from to the code, when its player typed the code.
+FORGOTTEN = ("unknown_resume", "not_proven")
 # A "version" error in words: whoever is older, the cure is the same.
 UPDATE = ("this table speaks another protocol version than your tabletop-tui (this one speaks "
           f"protocol {VERSION}): please update tabletop-tui; the host and the relay need it too")
 # Seconds a join waits once the host said it is asking its player (a reclaim by name).
 APPROVAL_WAIT = 150.0
+# Re-keys after damaged frames: at most this many within REKEY_WINDOW seconds, then the relay
+# is taken to be damaging frames on purpose and the peer stops.
+MAX_REKEYS, REKEY_WINDOW = 5, 60.0
+TAMPERING = ("the relay keeps damaging this table's frames, so the connection was closed: "
+             "try another relay (--server), or join again later")
 
 
 class JoinError(Exception):
-    """Joining failed; `message` says why in words a player understands."""
+    """Joining failed; `message` says why in words a player understands; `retry_after`:
+    seconds after which trying again can succeed (a room slowed down by wrong codes)."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, retry_after: float | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.retry_after = retry_after
 
 
-def join_error(code: str, message: str) -> JoinError:
-    return JoinError(code, UPDATE if code == "version" else message)
+class _HostWasAway(Exception):
+    """A code-keyed join reached a host that was away: its exchange is lost with it."""
+
+
+def join_error(code: str, message: str, retry_after: object = None) -> JoinError:
+    wait = float(retry_after) if isinstance(retry_after, int | float) else None
+    return JoinError(code, UPDATE if code == "version" else message, wait)
 
 
 class Joiner:
@@ -63,8 +87,13 @@ class Joiner:
     def __init__(self, link: RemoteLink) -> None:
         self.link = link
         self._nonce: str | None = None  # the last join's nonce, for the host's proof
-        self._pending: Exchange | None = None  # an exchange our rejoin began
-        self._ids: dict[str, str | None] = {}  # the seat id and nonce of that rejoin
+        self._pending: resume.Resumption | None = None  # a rejoin or re-key under way
+        self._rekeys: deque[float] = deque()
+
+    @property
+    def pending(self) -> bool:
+        """A rejoin or re-key is under way: frames sealed under the old keys are expected."""
+        return self._pending is not None
 
     def _exchange(self) -> Exchange:
         link = self.link
@@ -79,30 +108,66 @@ class Joiner:
                 "seat_id": proofs.seat_id(link.token or "") if proving else None}
 
     # -- a join ------------------------------------------------------------------------------
-    async def join(self, open_timeout: float | None = None) -> tuple[Pipe, Frame]:
-        """Connect, exchange keys, say hello: the pipe and the host's welcome; JoinError if
-        the relay or the host refuses, or nobody answers."""
+    async def join(self, open_timeout: float | None = None, by_code: bool = True
+                   ) -> tuple[Pipe, Frame]:
+        """Connect and get the host's welcome: by resumption if this peer holds a key, else
+        (or when the host no longer knows the key) by the code, but only with `by_code`: the
+        player typed it. JoinError if the relay or the host refuses, or nobody answers."""
         link = self.link
-        # The exchange's first half costs a few ms: it runs while the room is looked up (a
-        # slow hash, see net.discovery) and the connection opens.
-        starting = asyncio.ensure_future(asyncio.to_thread(self._exchange))
+        if link.key is not None:
+            try:
+                return await self._attempt(open_timeout, resuming=True)
+            except JoinError as exc:
+                if not by_code or exc.code not in FORGOTTEN:
+                    raise
+                link.key = link.ticket = None
+        if not by_code:
+            raise JoinError("no_key", "this seat can only come back by joining with the code")
+        try:
+            return await self._attempt(open_timeout, resuming=False)
+        except _HostWasAway:  # once more, on a new connection: the player's join still stands
+            try:
+                return await self._attempt(open_timeout, resuming=False)
+            except _HostWasAway:
+                raise JoinError("host_away",
+                                "the host keeps going away; join again later") from None
+
+    async def _attempt(self, open_timeout: float | None, resuming: bool) -> tuple[Pipe, Frame]:
+        link = self.link
+        # The code's exchange costs a few ms: it runs while the room is looked up (a slow
+        # hash, see net.discovery) and the connection opens.
+        starting = None if resuming else asyncio.ensure_future(asyncio.to_thread(self._exchange))
         ws = await self._connect(open_timeout or link.join_timeout)
         pipe = link.pipe = Pipe(ws, link.spawn_send)
-        exchange = await starting
-        ids = self._seat_ids()
-        await pipe.send_clear("join", code=link.room, watch=link.watch, pake=exchange.message,
-                              **ids)
+        proof: resume.Resumption | None = None
+        exchange: Exchange | None = None
+        ids: dict[str, str | None] = {}
+        if starting is None:
+            assert link.key is not None
+            proof = resume.Resumption(link.room, link.key)
+            ticket, link.ticket = link.ticket, None  # spent, whatever happens next
+            await pipe.send_clear("resume", code=link.room, watch=link.watch, ticket=ticket,
+                                  **proof.fields())
+        else:
+            exchange = await starting
+            ids = self._seat_ids()
+            await pipe.send_clear("join", code=link.room, watch=link.watch,
+                                  pake=exchange.message, **ids)
         try:
             async with asyncio.timeout(link.join_timeout) as deadline:
                 while True:
                     frame = decode(await ws.recv(), WS_MAX_SIZE)
                     t = frame["t"]
                     if t == "error":
-                        raise join_error(str(frame.get("code")), str(frame.get("message")))
-                    if t == "pake":  # the host's half: our keys, then our hello, sealed
+                        raise join_error(str(frame.get("code")), str(frame.get("message")),
+                                         frame.get("retry_after"))
+                    if t == "pake" and exchange is not None:  # the host's half, then hello
                         msg = check(frame, HOST_ENVELOPES)["msg"]
                         pipe.rekey(await asyncio.to_thread(exchange.finish, msg))
                         await pipe.seal("hello", name=link.name, watch=link.watch, **ids)
+                    elif t == "resumed" and proof is not None:
+                        pipe.rekey(self._proven(proof, check(frame, HOST_ENVELOPES)))
+                        await pipe.seal("hello", name=link.name, watch=link.watch)
                     elif t == "sealed":
                         payload = self._open_first(frame)
                         t = payload["t"]
@@ -115,12 +180,14 @@ class Joiner:
                         elif t == "notice":  # the host asks its player for a yes: wait longer
                             deadline.reschedule(asyncio.get_running_loop().time()
                                                 + APPROVAL_WAIT)
-                    elif t == "host_back":  # our join reached a host that was away
-                        exchange = await asyncio.to_thread(self._exchange)
+                    elif t == "host_back":  # our first frame reached a host that was away
+                        if proof is None:
+                            await ws.close()
+                            raise _HostWasAway
+                        proof = resume.Resumption(link.room, proof.key)
                         pipe.rekey(None)
-                        ids = self._seat_ids()
-                        await pipe.send_clear("rejoin", pake=exchange.message, **ids)
-                    # host_gone while we wait: the host will see our join when it is back.
+                        await pipe.send_clear("rejoin", **proof.fields())
+                    # host_gone while we wait: the host will see our frame when it is back.
         except TimeoutError:
             await ws.close()
             raise JoinError("timeout", "the host did not answer; try again later") from None
@@ -129,6 +196,13 @@ class Joiner:
         except ProtocolError as exc:
             await ws.close()
             raise join_error(exc.code, f"the host sent something odd: {exc.message}") from None
+
+    @staticmethod
+    def _proven(proof: resume.Resumption, frame: Frame) -> Channel:
+        try:
+            return proof.finish(frame["epub"], frame["proof"])
+        except ProtocolError as exc:
+            raise JoinError("not_proven", exc.message) from None
 
     async def _connect(self, open_timeout: float) -> ClientConnection:
         link = self.link
@@ -170,31 +244,48 @@ class Joiner:
                                         "gave you your seat; your seat token was not sent")
         await pipe.seal("claim", token=link.token)
 
-    # -- the host came back ----------------------------------------------------------------
+    # -- coming back on an open connection ---------------------------------------------------
     async def rejoin(self, pipe: Pipe) -> None:
-        """The host came back to the room: run a fresh exchange with it and tell it again
-        which seat is ours (by its hash and a fresh nonce, as on a join); it answers with its
-        half of the exchange, our hello goes sealed, then come its proof and a welcome."""
-        self._pending = await asyncio.to_thread(self._exchange)
-        self._ids = self._seat_ids()
-        with contextlib.suppress(ConnectionClosed):
-            await pipe.send_clear("rejoin", pake=self._pending.message, **self._ids)
-
-    async def rekeyed(self, pipe: Pipe, msg: bytes) -> None:
-        """The host's half of the exchange our rejoin began: new keys, then our hello."""
+        """The host came back to the room (or our channel took a damaged frame): prove our
+        resumption key with fresh keys; the host answers `resumed`, our hello goes sealed,
+        then comes a welcome and the whole table."""
         link = self.link
-        exchange, self._pending = self._pending, None
-        if exchange is None:
+        if link.key is None:
+            link.finish("this table cannot be rejoined without the code: join again")
+            return
+        self._pending = resume.Resumption(link.room, link.key)
+        pipe.rekey(None)
+        with contextlib.suppress(ConnectionClosed):
+            await pipe.send_clear("rejoin", **self._pending.fields())
+
+    async def rekey(self, pipe: Pipe) -> None:
+        """A damaged frame: start afresh by resumption, unless the relay keeps at it."""
+        now = time.monotonic()
+        while self._rekeys and self._rekeys[0] < now - REKEY_WINDOW:
+            self._rekeys.popleft()
+        if len(self._rekeys) >= MAX_REKEYS:
+            self.link.finish(TAMPERING)
+            await self.link.close()
+            return
+        self._rekeys.append(now)
+        await self.rejoin(pipe)
+
+    async def resumed(self, pipe: Pipe, frame: Frame) -> None:
+        """The host's answer to our rejoin: new keys, then our hello."""
+        link = self.link
+        proof, self._pending = self._pending, None
+        if proof is None:
             link.emit({"type": "error", "seat": link.seat, "code": "bad_order",
                        "message": "ignored a key exchange nobody asked for"})
             return
         try:
-            pipe.rekey(await asyncio.to_thread(exchange.finish, msg))
+            channel = proof.finish(frame["epub"], frame["proof"])
         except ProtocolError as exc:
             link.finish(exc.message)
             return
+        pipe.rekey(channel)
         with contextlib.suppress(ConnectionClosed):
-            await pipe.seal("hello", name=link.name, watch=link.watch, **self._ids)
+            await pipe.seal("hello", name=link.name, watch=link.watch)
 
     async def proof_again(self, pipe: Pipe, proof: str) -> None:
         try:

@@ -70,7 +70,9 @@ class Pipe:
         answered is not the room's host): Refused("wrong_code")."""
         if self.channel is None:
             raise ProtocolError("bad_order", "a sealed frame came before the key exchange")
-        first = self.channel.expected == 0
+        # Only a code-keyed channel (it leaves a resumption secret) can fail for a wrong code:
+        # a resumed one proved its keys before anything was sealed.
+        first = self.channel.expected == 0 and bool(self.channel.secret)
         try:
             return check(self.channel.open(frame["n"], frame["data"]), HOST_TO_PEER)
         except Refused as exc:

@@ -41,7 +41,7 @@ from net.peer.joining import FINAL, UPDATE, Joiner, JoinError
 from net.peer.pipe import Pipe
 from net.table import fairness
 from net.table.link import Message, TableLink
-from net.wire import codes
+from net.wire import codes, resume
 from net.wire.channel import CRYPTO, Crypto
 from net.wire.frames import (
     HOST_ENVELOPES,
@@ -54,6 +54,13 @@ from net.wire.frames import (
 )
 
 __all__ = ["JoinError", "RemoteLink"]
+
+# A room slowed down by wrong codes is tried again by itself this often, if it asks for less
+# than SLOW_WAIT seconds (longer: the player is told and decides).
+SLOW_TRIES, SLOW_WAIT = 3, 40.0
+# A frame the relay damaged, or sent out of order: the channel starts afresh.
+DAMAGED = ("tampered", "reordered")
+REKEYING = "a frame was damaged on the way; renewing this table's keys and catching up"
 
 
 class RemoteLink(TableLink):
@@ -82,8 +89,12 @@ class RemoteLink(TableLink):
         self.watch = watch
         self.remember = remember
         self.token, self.proof_key = token, proof_key
+        self.key: bytes | None = None  # the resumption key (net.wire.resume), once joined
+        self.ticket: str | None = None  # the one-time ticket for a full room, if any
         if token is None and remember and (saved := tokens.load_token(self.code, name)):
-            self.token, self.name, self.proof_key = saved
+            self.token, self.name, self.proof_key = saved.token, saved.name, saved.proof_key
+            self.key = bytes.fromhex(saved.key) if saved.key else None
+            self.ticket = saved.ticket
         self.reconnect_for = reconnect_for
         self.join_timeout = join_timeout
         self.seats: list[int] = []
@@ -112,8 +123,19 @@ class RemoteLink(TableLink):
 
     # -- connecting ----------------------------------------------------------------------------
     async def connect(self) -> None:
-        """Find the room, join it and wait for the host's welcome; JoinError if refused."""
-        pipe, welcome = await self._joiner.join()
+        """Find the room, join it and wait for the host's welcome; JoinError if refused. A
+        room that takes new players slowly (wrong codes were tried in it) is tried again
+        after the wait it names, if that is short."""
+        for _ in range(SLOW_TRIES):
+            try:
+                pipe, welcome = await self._joiner.join()
+                break
+            except JoinError as exc:
+                if exc.code != "slow_down" or (exc.retry_after or SLOW_WAIT) >= SLOW_WAIT:
+                    raise
+                await asyncio.sleep(exc.retry_after or 0)
+        else:
+            pipe, welcome = await self._joiner.join()
         self._ws = pipe.ws
         self._welcome(welcome)
         self._reader = asyncio.get_running_loop().create_task(self._read())
@@ -124,10 +146,16 @@ class RemoteLink(TableLink):
         self.seats = [] if self.seat is None else [self.seat]
         self.token = frame["token"]
         self.proof_key = frame.get("proof_key")
+        self.ticket = frame.get("ticket")
         self.name = frame["name"]
         self.commitment = frame["commitment"] or self.commitment
+        channel = self.pipe.channel if self.pipe is not None else None
+        if channel is not None and channel.secret:  # a code-keyed session: its key is new
+            self.key = resume.seat_key(channel.secret, self.room, self.seat)
         if self.remember and self.seat is not None:
-            tokens.save_token(self.code, self.token, self.name, self.proof_key)
+            tokens.save_token(self.code, tokens.Saved(
+                self.token, self.name, self.proof_key, self.key.hex() if self.key else None,
+                self.ticket))
         self.emit({"type": "welcome", **{k: v for k, v in frame.items() if k not in ("v", "t")}})
 
     async def start(self) -> None:
@@ -172,7 +200,7 @@ class RemoteLink(TableLink):
             try:
                 # A short opening timeout: a dead relay on a port in the ephemeral range can
                 # make the kernel connect the socket to itself, which then never answers.
-                pipe, welcome = await self._joiner.join(open_timeout=3.0)
+                pipe, welcome = await self._joiner.join(open_timeout=3.0, by_code=False)
             except JoinError as exc:
                 last = exc.message
                 if exc.code in FINAL:
@@ -206,18 +234,24 @@ class RemoteLink(TableLink):
             t = frame["t"]
             if t in ("host_gone", "host_back", "error"):  # the relay's (or a clear error)
                 check(frame, RELAY_FRAMES)
-            elif t == "pake":
-                msg = check(frame, HOST_ENVELOPES)["msg"]
+            elif t == "resumed":
+                resumed = check(frame, HOST_ENVELOPES)
                 if pipe is not None:
-                    self.spawn_send(self._joiner.rekeyed(pipe, msg))
+                    self.spawn_send(self._joiner.resumed(pipe, resumed))
                 return
             else:
                 frame = self.open_sealed(check(frame, HOST_ENVELOPES))
                 t = frame["t"]
         except ProtocolError as exc:
+            if exc.code == "bad_order" and self._joiner.pending:
+                return  # sealed under the keys our rejoin is replacing: the sync catches up
+            if exc.code in DAMAGED and pipe is not None:  # keys afresh, then the whole table
+                self.emit({"type": "notice", "text": REKEYING})
+                self.spawn_send(self._joiner.rekey(pipe))
+                return
             self.emit({"type": "error", "seat": self.seat, "code": exc.code,
                        "message": f"ignored a bad frame from the host: {exc.message}"})
-            if exc.code == "wrong_code":  # after a rejoin: not our host; nothing more goes
+            if exc.code == "wrong_code":  # not our host; nothing more goes
                 self.finish(exc.message)
                 self.spawn_send(self.close())
             return
@@ -227,6 +261,10 @@ class RemoteLink(TableLink):
         elif t == "error":
             if (body["code"] in ("rate_limit", "reordered") and pipe is not None
                     and pipe.dropped(body)):
+                return
+            if body["code"] in DAMAGED and pipe is not None:  # our frame reached it damaged
+                self.emit({"type": "notice", "text": REKEYING})
+                self.spawn_send(self._joiner.rekey(pipe))
                 return
             message = UPDATE if body["code"] == "version" else body["message"]
             self.emit({"type": "error", "seat": self.seat, "code": body["code"],
@@ -245,8 +283,7 @@ class RemoteLink(TableLink):
             self.emit({"type": "connection", "state": "host_away",
                        "message": "the host is away; waiting for them to come back"})
         elif t == "host_back":
-            if pipe is not None:
-                pipe.rekey(None)  # the host forgot our keys: a fresh exchange
+            if pipe is not None:  # the host forgot our keys: we prove our resumption key
                 self.spawn_send(self._joiner.rejoin(pipe))
             self.emit({"type": "connection", "state": "host_back", "message": "the host is back"})
         elif t == "echo":

@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("tabletop.relay")
 
 # Error codes a host may close one of its peers with (docs/protocol.md, "Errors").
-KICK_CODES = frozenset({"kicked", "table_full", "refused", "replaced", "wrong_code"})
+KICK_CODES = frozenset({"kicked", "table_full", "refused", "replaced", "wrong_code",
+                        "slow_down", "unknown_resume", "not_proven"})
 
 
 class HostDesk:
@@ -79,7 +80,11 @@ class HostDesk:
             raise ProtocolError("bad_field", f"'code' must be one of {', '.join(KICK_CODES)}")
         member = room.members.get(frame["cid"])
         if member is not None:
-            relay.cut(member, code, frame["reason"] or "the host closed your connection")
+            if code == "wrong_code":  # a guess at the secret: its address slows down
+                relay.secret_guard.miss(f"{member.addr} {room.code}")
+            wait = frame.get("retry_after")
+            relay.cut(member, code, frame["reason"] or "the host closed your connection",
+                      **({} if wait is None else {"retry_after": wait}))
 
     def _open_room(self, conn: Conn, frame: Frame) -> Room | None:
         relay = self.relay

@@ -71,6 +71,14 @@ class WrongCodeGuard:
             return 0.0
         return min(self.limits.wrong_code_max_delay, self.limits.wrong_code_delay * 2**over)
 
+    def penalty(self, addr: str) -> float:
+        """How long `addr`'s next attempt waits, once it has missed more than the free tries
+        (for wrong secrets, which the relay learns of only after the host answered)."""
+        over = self._recent(addr) - self.limits.wrong_code_free
+        if over <= 0:
+            return 0.0
+        return min(self.limits.wrong_code_max_delay, self.limits.wrong_code_delay * 2**(over - 1))
+
     def miss(self, addr: str) -> float:
         """Count a wrong code; returns how long this answer waits."""
         wait = self.delay(addr)

@@ -1,6 +1,15 @@
-"""The relay's side of a room's peers: a join is let in under the room's caps (a seat owner
-the host vouched for always is), then each frame is checked for shape, rate and sequence and
-handed to the host unchanged, wrapped in a "from" envelope naming the connection."""
+"""The relay's side of a room's peers: a join is let in under the room's caps, then each frame
+is checked for shape, rate and sequence and handed to the host unchanged, wrapped in a "from"
+envelope naming the connection.
+
+The caps hold for everyone. Only a proven seat owner goes past a full room: one whose
+resumption carries a ticket the host vouched for (by its hash, net.wire.resume); a ticket is
+spent on use, so one seen on the wire buys nothing. An address whose joins the host refused
+for a wrong code waits before its next join to that room is passed on (`secret_guard`), so a
+stranger who guesses a room's secret is slowed down; other rooms, and everyone after a wrong
+room code, are not held up by it (a right join from the same address to the same room is:
+the relay cannot tell it from a guess, so that wait is capped at `wrong_code_max_delay`).
+"""
 
 from __future__ import annotations
 
@@ -9,8 +18,8 @@ from typing import TYPE_CHECKING
 
 from net.relay.conns import Conn
 from net.relay.rooms import Room
-from net.wire import codes
-from net.wire.frames import PEER_FRAMES, Frame, ProtocolError
+from net.wire import codes, resume
+from net.wire.frames import FIRST_PEER_FRAMES, PEER_FRAMES, Frame, ProtocolError
 
 if TYPE_CHECKING:
     from net.relay.server import Relay
@@ -38,13 +47,21 @@ class PeerDesk:
             relay.cut(conn, error, message, retry_after=relay.guard.delay(conn.addr))
             return
         conn.watch = frame["watch"]
-        owner = frame.get("seat_id") in room.seat_ids
+        ticket = frame.get("ticket") if frame["t"] == "resume" else None
+        owner = ticket is not None and resume.ticket_id(ticket) in room.seat_ids
+        if owner:  # spent: a ticket seen on the wire is no use to anyone after this
+            room.seat_ids = room.seat_ids - {resume.ticket_id(ticket)}
         seated, watching = room.counts()
         if not owner and (watching >= relay.limits.spectators if conn.watch
                           else seated >= relay.limits.players):
             who = "spectators" if conn.watch else "players"
             relay.cut(conn, "room_full", f"room {codes.display(code)} has no room for more {who}")
             return
+        guessed = f"{conn.addr} {code}"
+        if frame["t"] == "join" and (wait := relay.secret_guard.penalty(guessed)):
+            await asyncio.sleep(wait)  # this address guessed this room's secret: it waits
+            if conn.fatal:
+                return
         conn.cid = room.next_cid
         room.next_cid += 1
         room.used = True
@@ -74,8 +91,9 @@ class PeerDesk:
                 return  # cut meanwhile
             try:
                 frame = relay.accept(conn, raw, PEER_FRAMES, relay.limits.max_frame)
-                if frame["t"] == "join":
-                    raise ProtocolError("bad_order", "already joined: 'join' only comes first")
+                if frame["t"] in FIRST_PEER_FRAMES:
+                    raise ProtocolError("bad_order", f"already joined: {frame['t']!r} only comes "
+                                                     "first")
                 host = room.host
                 if host is None:
                     raise ProtocolError("host_away", "the host is away; frame not delivered")

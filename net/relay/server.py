@@ -42,6 +42,7 @@ from net.relay.limits import Limits, WrongCodeGuard
 from net.relay.peers import PeerDesk
 from net.relay.rooms import RoomBook
 from net.wire.frames import (
+    FIRST_PEER_FRAMES,
     HOST_FRAMES,
     PEER_FRAMES,
     WS_MAX_SIZE,
@@ -68,7 +69,10 @@ class Relay:
         self.hosts = HostDesk(self)
         self.peers = PeerDesk(self)
         self.conns: set[Conn] = set()
-        self.guard = WrongCodeGuard(self.limits)
+        self.guard = WrongCodeGuard(self.limits)  # wrong room codes, by address
+        # Wrong secrets (the host refused the code), by address and room: that address's
+        # next joins to that room wait, so a guesser is slowed and other rooms are not.
+        self.secret_guard = WrongCodeGuard(self.limits)
         self.forwarded = 0  # frames delivered to a connection, for benchmarks
         self._server: Server | None = None
         self._sweeper: asyncio.Task[None] | None = None
@@ -162,18 +166,17 @@ class Relay:
             try:
                 raw = await asyncio.wait_for(ws.recv(), self.limits.hello_timeout)
             except TimeoutError:
-                self.cut(conn, "timeout", "no 'open' or 'join' frame in time")
+                self.cut(conn, "timeout", "no 'open', 'join' or 'resume' frame in time")
                 return
             try:
                 frame = decode(raw, self.limits.max_frame)
                 if frame["t"] == "open":
                     check(frame, HOST_FRAMES)
-                elif frame["t"] == "join":
+                elif frame["t"] in FIRST_PEER_FRAMES:
                     check(frame, PEER_FRAMES)
                 else:
-                    raise ProtocolError(
-                        "unknown_type", "the first frame must be 'open' (host) or 'join' (peer)"
-                    )
+                    raise ProtocolError("unknown_type", "the first frame must be 'open' (host), "
+                                                        "'join' or 'resume' (peer)")
             except ProtocolError as exc:
                 self.cut(conn, exc.code, exc.message, seq=_seq_of(raw))
                 return
@@ -236,6 +239,7 @@ class Relay:
                     if now - room.host_gone_at > grace:
                         self.hosts.close_room(room, "room_closed", "the host did not come back")
             self.guard.prune()
+            self.secret_guard.prune()
 
     async def _probe(self, conn: Conn) -> None:
         """A connection silent for the idle time: a listener that still answers pings (a

@@ -63,9 +63,11 @@ def aad(direction: bytes, n: int) -> bytes:
 
 class Channel(Protocol):
     """A sealed two-way channel: `seal` what this side sends, `open` what it receives;
-    `expected` is the counter of the next frame it will open (0: it has opened none)."""
+    `expected` is the counter of the next frame it will open (0: it has opened none);
+    `secret` what it leaves for resumption keys (empty for a resumed channel)."""
 
     expected: int
+    secret: bytes
 
     def seal(self, payload: dict[str, Any]) -> tuple[int, bytes]: ...
 
@@ -82,9 +84,12 @@ class Exchange(Protocol):
 
 
 class SealedChannel:
-    """ChaCha20-Poly1305 with a counter per direction, from 0; nonce = counter, big-endian."""
+    """ChaCha20-Poly1305 with a counter per direction, from 0; nonce = counter, big-endian.
+    `secret` is what a first exchange leaves for the resumption keys (net.wire.resume)."""
 
-    def __init__(self, send_key: bytes, recv_key: bytes, send_dir: bytes, recv_dir: bytes):
+    def __init__(self, send_key: bytes, recv_key: bytes, send_dir: bytes, recv_dir: bytes,
+                 secret: bytes = b"") -> None:
+        self.secret = secret
         self._send, self._recv = ChaCha20Poly1305(send_key), ChaCha20Poly1305(recv_key)
         self._send_dir, self._recv_dir = send_dir, recv_dir
         self.sent = 0  # the counter of the next frame sealed
@@ -186,7 +191,8 @@ class _Spake2Exchange:
         except Exception as exc:  # spake2 raises several types for a message that is no point
             raise ProtocolError("bad_pake", f"not a valid key-exchange message ({exc})") from None
         return SealedChannel(derive(shared, self._room, self._mine),
-                             derive(shared, self._room, self._theirs), self._mine, self._theirs)
+                             derive(shared, self._room, self._theirs), self._mine, self._theirs,
+                             derive(shared, self._room, b"resumption secret"))
 
 
 class Crypto(Protocol):

@@ -95,13 +95,19 @@ INT, STR, BOOL, MAP, LIST, BIN = (int,), (str,), (bool,), (dict,), (list,), (byt
 
 # Frames a peer (a joining player or spectator) sends to the relay, which forwards them all to
 # the room's host unchanged. Only routing facts travel in the clear: the room code (without
-# its secret part), watch and the seat id the relay counts by; the rest is sealed.
+# its secret part), watch, a one-time ticket the relay checks against the host's list, and what
+# the host needs to answer the exchange; the rest is sealed. A first frame is "join" (keyed by
+# the code: the player typed it) or "resume" (keyed by an earlier session, net.wire.resume);
+# "rejoin" resumes on an open connection (after "host_back", or to re-key).
 PEER_FRAMES: dict[str, dict[str, tuple[type, ...]]] = {
     "join": {"seq": INT, "code": STR, "watch": BOOL, "seat_id": (str, OPT),
              "nonce": (str, OPT), "pake": BIN},
-    "rejoin": {"seq": INT, "seat_id": (str, OPT), "nonce": (str, OPT), "pake": BIN},
+    "resume": {"seq": INT, "code": STR, "watch": BOOL, "ticket": (str, OPT), "rid": STR,
+               "nonce": BIN, "epub": BIN},
+    "rejoin": {"seq": INT, "rid": STR, "nonce": BIN, "epub": BIN},
     "sealed": {"seq": INT, "n": INT, "data": BIN},
 }
+FIRST_PEER_FRAMES = ("join", "resume")
 
 # What a peer's "sealed" frames hold (net.wire.channel): its hello first, then the game.
 PEER_SEALED: dict[str, dict[str, tuple[type, ...]]] = {
@@ -120,7 +126,8 @@ HOST_FRAMES: dict[str, dict[str, tuple[type, ...]]] = {
     "open": {"seq": INT, "code": (str, OPT), "host_token": (str, OPT)},
     "send": {"seq": INT, "items": LIST},
     "seats": {"seq": INT, "ids": LIST},
-    "kick": {"seq": INT, "cid": INT, "reason": STR, "code": (str, OPT)},
+    "kick": {"seq": INT, "cid": INT, "reason": STR, "code": (str, OPT),
+             "retry_after": (int, float, OPT)},
     "close": {"seq": INT, "reason": STR},
 }
 
@@ -128,6 +135,7 @@ HOST_FRAMES: dict[str, dict[str, tuple[type, ...]]] = {
 # of the key exchange, then only "sealed" ones.
 HOST_ENVELOPES: dict[str, dict[str, tuple[type, ...]]] = {
     "pake": {"msg": BIN},
+    "resumed": {"epub": BIN, "proof": BIN},
     "sealed": {"n": INT, "data": BIN},
 }
 
@@ -136,6 +144,7 @@ HOST_TO_PEER: dict[str, dict[str, tuple[type, ...]]] = {
     "welcome": {
         "seat": (int, OPT), "token": STR, "name": STR, "code": STR, "engine": STR,
         "options": MAP, "commitment": (str, OPT), "proof_key": (str, OPT),
+        "ticket": (str, OPT),
     },
     "proof": {"proof": STR},
     "commit": {"commitment": STR, "seats": LIST},

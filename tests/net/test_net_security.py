@@ -247,8 +247,11 @@ async def test_spectators_and_strangers_cannot_keep_a_seat_owner_out() -> None:
         with pytest.raises(JoinError):
             await RemoteLink(host.code, "Eve", server=relay.url, remember=False).connect()
         assert isinstance(pia.link, RemoteLink)
+        # What Pia's link kept (token, resumption key, one-time ticket) brings her back.
         back = RemoteLink(host.code, "Pia", server=relay.url, token=pia.link.token,
                           proof_key=pia.link.proof_key)
+        back.key, back.ticket = pia.link.key, pia.link.ticket
+        assert back.key is not None and back.ticket is not None
         await back.connect()
         assert back.seat == 1
         await back.close()
@@ -446,10 +449,17 @@ async def test_a_silent_spectator_that_answers_pings_is_not_idle() -> None:
         await relay.stop()
 
 
-def test_saved_tokens_keep_the_proof_key(private_dirs: Path) -> None:
-    seat_tokens.save_token("K7QX9MPA", "tok", "Pia", "key")
-    assert seat_tokens.load_token("K7QX9MPA", "pia") == ("tok", "Pia", "key")
+def test_saved_tokens_keep_the_proof_key_the_resumption_key_and_the_ticket(
+    private_dirs: Path,
+) -> None:
+    saved = seat_tokens.Saved("tok", "Pia", "proof", "ab" * 32, "ticket")
+    seat_tokens.save_token("K7QX9MPA", saved)
+    assert seat_tokens.load_token("K7QX9MPA", "pia") == saved
     assert seat_tokens.load_token("K7QX9MPA", "Eve") is None
+    path = private_dirs / "home" / "tokens.json"
+    assert path.stat().st_mode & 0o777 == 0o600
+    path.write_text('{"K7QX9MPA": ["tok", "Pia", "proof"]}')  # as an older version kept it
+    assert seat_tokens.load_token("K7QX9MPA", "Pia") == seat_tokens.Saved("tok", "Pia", "proof")
 
 
 async def test_an_old_client_is_told_to_update(relay: Relay) -> None:

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import random
 import re
-from collections import Counter
 from dataclasses import replace
 from typing import Any
 
 import pytest
-from textual.pilot import Pilot
+from chez_helpers import GAME, HARMLESS, JOBS, board_of, stack, text_of, until
 from textual.widgets import Input, Static, Switch
 from tui_helpers import MAX_STEPS, local_link, open_lobby, settle, wait_for_board
 
@@ -30,42 +29,6 @@ from tui.help import rules_text
 from tui.i18n import tr
 from tui.screens.handoff import HandoffScreen
 from tui.screens.results import ResultsScreen
-
-GAME = "chez_geek"
-ENGINE = get_engine(GAME)
-DECK: list[str] = [cid for cid, card in ENGINE.cards.items() for _ in range(card.copies)]
-# The jobs of a game of three or more (Slacker and Drummer are for two, or left out).
-JOBS = ["hiwi", "web_designer", "arbeitsdrohne", "versuchskaninchen", "support_hotline",
-        "zeitarbeiter", "kellner"]
-HARMLESS = ["bier", "pizza", "nachos", "gullys", "ultra_slims"]
-
-
-def stack(*top: str) -> list[str]:
-    """The whole deck with `top` first (seat 0's hand, seat 1's hand, then the draw pile)."""
-    rest = Counter(DECK)
-    rest.subtract(Counter(top))
-    assert min(rest.values()) >= 0, "a card is stacked more often than the deck has it"
-    return [*top, *sorted(rest.elements())]
-
-
-def text_of(widget: Static) -> str:
-    return str(widget.render())
-
-
-async def board_of(pilot: Pilot[None]) -> Board:
-    board = await wait_for_board(pilot)
-    assert isinstance(board, Board)
-    return board
-
-
-async def until(pilot: Pilot[None], check: Any, what: str) -> Board:
-    """Pause until `check(board)` holds for the board on show."""
-    for _ in range(MAX_STEPS):
-        await pilot.pause()
-        found = pilot.app.screen.query(Board)
-        if found and check(found.first()):
-            return found.first()
-    raise AssertionError(f"never: {what}")
 
 
 async def test_a_stacked_game_played_with_keys_reaches_the_results() -> None:
@@ -205,7 +168,7 @@ async def test_choosing_a_room_has_a_way_back_and_takes_a_click() -> None:
         assert board.query_one(Hand).display and not [m for s, m in session.moves if s == 0]
         await pilot.press("down", "enter")  # the enthusiast this time
         board = await until(pilot, lambda b: b.picker is not None, "the room picker")
-        await pilot.click("#picker", offset=(4, 2))  # the second room: the bot's
+        await pilot.click(Picker, offset=(4, 2))  # the second room: the bot's
         await until(pilot, lambda b: any(s == 0 for s, _ in session.moves), "the call")
         assert next(m for s, m in session.moves if s == 0) == {
             "type": "call", "card": "enthusiast", "to": 1}

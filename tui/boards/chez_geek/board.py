@@ -355,6 +355,14 @@ class Board(GameBoard):
             self._open_picker(tr(f"cg.prompt.{prompt.get('kind')}.short"), list(table.legal),
                               focus=self.has_focus and not hidden)
 
+    def on_focus(self) -> None:
+        """The focus the screen gives the board goes on to an open list, so it takes keys at
+        once: a list that comes back on a board built afresh (a resync, a resumed game, a
+        language switch, a window made large enough again) opened while nothing had the
+        focus."""
+        if self.picker is not None:
+            self.picker.focus()
+
     def on_picker_picked(self, event: Picker.Picked) -> None:
         event.stop()
         self._send(event.move)

@@ -102,7 +102,9 @@ class Picker(OptionList):
             Option(Content(f"{i + 1 if i < 9 else ' '} {move_words(m, view, names)}"))
             for i, m in enumerate(moves)
         ]
-        super().__init__(*options, id="picker")
+        # No id: a list replaced by another is still leaving the DOM while the new one comes
+        # in, and two widgets may not share an id (`m` over an open list once crashed here).
+        super().__init__(*options)
         self.border_title = Content(title)
         self.border_subtitle = Content(tr("cg.picker.keys"))
 

@@ -1,0 +1,90 @@
+"""Chez Geek's choice lists, walked with keys: `m` over an open list (it once crashed the app),
+a list that comes back after the table is drawn afresh takes keys at once, and a card with a
+target always asks for it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chez_helpers import GAME, HARMLESS, JOBS, stack, until
+from textual.pilot import Pilot
+from tui_helpers import local_link, settle
+
+from tui.app import local_app
+from tui.boards.chez_geek import Board
+from tui.boards.chez_geek.picker import Picker
+
+
+def nookie_options() -> dict[str, Any]:
+    """Seat 0 (HiWi) starts with a partner and a Nookie: called in, the partner offers a
+    fixed 3 for the Nookie, so playing it opens the "Roll or take?" choice."""
+    mine = ["lebensabschnittspartner", "schaeferstuendchen_jimmys", "schlafen", "schlafen",
+            "schlafen"]
+    return {"stack": stack(*mine, *HARMLESS, "schlafen"), "jobs": ["hiwi", *JOBS[1:]],
+            "first": 0, "dice": [6] * 6}
+
+
+def pickers(board: Board) -> list[Picker]:
+    return list(board.query(Picker))
+
+
+async def to_the_nookie_choice(pilot: Pilot[None]) -> Board:
+    await until(pilot, lambda b: any(m["type"] == "call" for m in b.table.legal), "a call")
+    await pilot.press("enter")  # the partner: whose room?
+    await until(pilot, lambda b: b.picker is not None, "the room list")
+    await pilot.press("1")  # your own
+    await until(pilot, lambda b: b.table.view["players"][0]["room"] and not b.table.view[
+        "window"], "the partner at home")
+    await pilot.press("e")  # on to free time
+    await until(pilot, lambda b: any(m["type"] == "activity" for m in b.table.legal),
+                "free time")
+    await pilot.press("enter")  # the Nookie
+    return await until(pilot, lambda b: (b.table.view["prompt"] or {}).get("kind") == "nookie"
+                       and b.picker is not None, "the Roll-or-take list")
+
+
+async def test_m_over_an_open_list_shows_every_move_instead_of_crashing() -> None:
+    app = local_app(GAME, 1, 1, seed=5, options=nookie_options(), lang="en", bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda b: any(m["type"] == "call" for m in b.table.legal), "a call")
+        await pilot.press("enter")  # the partner's rooms
+        board = await until(pilot, lambda b: b.picker is not None, "the room list")
+        await pilot.press("m")  # everything this seat can do, over the open list
+        await settle(pilot)
+        assert app.is_running
+        board = await until(pilot, lambda b: b.picker is not None, "the list of moves")
+        await settle(pilot)
+        assert len(pickers(board)) == 1 and board.picker is not None
+        assert board.picker.moves == [m for m in board.table.legal if m["type"] != "pass"]
+        assert board.picker.has_focus
+        await pilot.press("escape", "escape")
+        await settle(pilot)
+        assert app.is_running and board.picker is None
+        board = await to_the_nookie_choice(pilot)
+        await pilot.press("m")  # over the list a prompt opened by itself
+        await settle(pilot)
+        assert app.is_running and len(pickers(board)) == 1
+        await pilot.press("1")  # roll
+        session = local_link(app).session
+        await until(pilot, lambda b: (0, {"type": "roll"}) in session.moves, "the roll")
+
+
+async def test_a_list_drawn_afresh_takes_keys_at_once() -> None:
+    app = local_app(GAME, 1, 1, seed=5, options=nookie_options(), lang="en", bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await to_the_nookie_choice(pilot)
+        await pilot.press("f3")  # German: the screen builds a new board, the list comes back
+        board = await until(pilot, lambda b: b.picker is not None and b.table.view[
+            "prompt"] is not None, "the list back")
+        await settle(pilot)
+        assert board.picker is not None and board.picker.has_focus
+        await pilot.resize_terminal(40, 12)  # too small: nothing takes keys
+        await settle(pilot)
+        assert pilot.app.focused is None
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        assert board.picker is not None and board.picker.has_focus
+        await pilot.press("2")  # take the fixed 3, at once
+        session = local_link(app).session
+        await until(pilot, lambda b: (0, {"type": "take", "value": 3}) in session.moves,
+                    "the fixed value taken")

@@ -10,7 +10,8 @@ How a board plugs in (see tui/boards/__init__.py for the registry):
 - post `GameBoard.MoveChosen(move)` for moves that are not a plain MOVE_KEY (e.g. playing a
   clicked card); plain ones are handled here, from keys and from the `ActionBar`;
 - override `offers()` to hide a move the game does not have this time (an expansion that is
-  switched off), and `result_detail()` to show a player's cards etc. on the results screen;
+  switched off), `result_detail()` to show a player's cards etc. on the results screen, and
+  `standing()` where the score alone does not rank the players after the winners;
 - write a module-level `describe(event, names, lang) -> str` for the event log;
 - override `describe_move(move)` if a hint ("h": what the expert would play, from this seat's
   view, searched in a worker thread) should name a move better than its MOVE_KEYS label or
@@ -195,6 +196,14 @@ class GameBoard(Widget, can_focus=True):
     def result_detail(cls, result: dict[str, Any], seat: int) -> Widget | None:
         """A widget with `seat`'s end-of-game holdings for the results screen."""
         return None
+
+    @classmethod
+    def standing(cls, result: dict[str, Any], seat: int) -> float:
+        """How well `seat` did, higher is better: the order of the results list after the
+        winners. The score, unless a game measures players otherwise (each against a goal of
+        their own, say)."""
+        score = float(result["scores"][seat])
+        return -score if cls.LOW_SCORE_WINS else score
 
     # -- shared machinery --------------------------------------------------------------------
     def key_bindings(self) -> list[Binding]:

@@ -12,7 +12,8 @@ from tui_helpers import local_link, settle
 
 from tui.app import local_app
 from tui.boards.chez_geek import Board
-from tui.boards.chez_geek.picker import Picker
+from tui.boards.chez_geek.banner import Banner
+from tui.boards.chez_geek.picker import Picker, own_last
 
 
 def nookie_options() -> dict[str, Any]:
@@ -88,3 +89,50 @@ async def test_a_list_drawn_afresh_takes_keys_at_once() -> None:
         session = local_link(app).session
         await until(pilot, lambda b: (0, {"type": "take", "value": 3}) in session.moves,
                     "the fixed value taken")
+
+
+def cat_options() -> dict[str, Any]:
+    """Seat 0 starts with a cat and "Not on the Bed!" (throw out a cat); the bot holds Things.
+    Windows wait for every answer."""
+    mine = ["feliz", "nicht_aufs_bett", "schlafen", "schlafen", "schlafen"]
+    return {"stack": stack(*mine, *HARMLESS, "schlafen"), "jobs": ["hiwi", *JOBS[1:]],
+            "first": 0, "dice": [6] * 6, "window_seconds": 0}
+
+
+def banner_text(board: Board) -> str:
+    return str(board.query_one(Banner).render())
+
+
+async def test_a_card_that_throws_out_your_own_cat_asks_first_and_is_not_advertised() -> None:
+    app = local_app(GAME, 1, 1, seed=5, options=cat_options(), lang="en", bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        session = local_link(app).session
+        await until(pilot, lambda b: any(m["type"] == "call" for m in b.table.legal), "a call")
+        await pilot.press("enter")  # the cat moves in: no room to choose, no roll
+        board = await until(pilot, lambda b: b.table.view["players"][0]["room"]
+                            and not b.table.view["window"], "the cat at home")
+        await pilot.press("enter")  # Not on the Bed! (at the cursor now): only your cat to hit
+        board = await until(pilot, lambda b: b.picker is not None, "the list of targets")
+        assert board.picker is not None and board.picker.moves == [
+            m for m in board.table.legal if m.get("card") == "nicht_aufs_bett"]
+        assert not [m for s, m in session.moves if m.get("card") == "nicht_aufs_bett"]
+        await pilot.press("escape", "e", "e", "e")  # nothing played; to the bot's turn
+        board = await until(pilot, lambda b: b.table.view["turn"] == 1 and b.table.view[
+            "window"] is not None and 0 in b.table.view["to_act"], "a window in the bot's turn")
+        assert any(m.get("card") == "nicht_aufs_bett" for m in board.table.legal)
+        assert "Not on the Bed" not in banner_text(board)
+        assert "nothing worth playing" in banner_text(board)
+        await pilot.press("a")
+        board = await until(pilot, lambda b: b.picker is not None, "the list of answers")
+        assert [m.get("card") for m in board.picker.moves] == ["nicht_aufs_bett"]
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not [m for s, m in session.moves if m.get("card") == "nicht_aufs_bett"]
+
+
+def test_targets_in_your_own_room_come_last() -> None:
+    view = {"seat": 0, "players": [{"room": [{"ref": 1, "card": "feliz"}]},
+                                   {"room": [{"ref": 2, "card": "lottie"}]}]}
+    own = {"type": "play", "card": "nicht_aufs_bett", "target": 1}
+    other = {"type": "play", "card": "nicht_aufs_bett", "target": 2}
+    assert own_last([own, other], view) == [other, own]

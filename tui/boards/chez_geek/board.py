@@ -24,7 +24,7 @@ from tui.boards.chez_geek.banner import Banner, answers, reactions
 from tui.boards.chez_geek.cards import CARDS, card_name, effects_line, job_name
 from tui.boards.chez_geek.hand import Hand, HandLine
 from tui.boards.chez_geek.info import CardInfo
-from tui.boards.chez_geek.picker import Picker, move_words
+from tui.boards.chez_geek.picker import Picker, asks, move_words, own_last
 from tui.boards.chez_geek.rooms import RoomLine, Rooms, clip
 from tui.i18n import tr
 from tui.widgets import ActionBar
@@ -313,12 +313,14 @@ class Board(GameBoard):
 
     # -- choosing ----------------------------------------------------------------------------
     def _choose(self, title: str, moves: list[Move], none: str, always_list: bool = False) -> None:
+        """One move is made at once, unless it names a target (that is always shown first);
+        several are listed, those against the player's own room last."""
         if not moves:
             self.post_message(self.Hint(none))
-        elif len(moves) == 1 and not always_list:
+        elif len(moves) == 1 and not always_list and not asks(moves[0]):
             self._send(moves[0])
         else:
-            self._open_picker(title, moves)
+            self._open_picker(title, own_last(moves, self.table.view))
 
     def _open_picker(self, title: str, moves: list[Move], focus: bool = True) -> None:
         self._close_picker()

@@ -27,6 +27,26 @@ def ref_card(view: View, ref: object) -> tuple[int | None, str]:
     return None, "?"
 
 
+# Fields of a move that name whom or what a card hits: such a move is always shown in a list
+# before it is made, even when it is the only one (a single key must not throw out your cat).
+CHOICE_FIELDS = ("target", "seat", "with", "take")
+
+
+def asks(move: Move) -> bool:
+    """Whether the move names a target the player should see before it is made."""
+    return any(field in move for field in CHOICE_FIELDS)
+
+
+def hits_own_room(move: Move, view: View) -> bool:
+    """Whether the move throws out or takes a card of the player's own room."""
+    return "target" in move and ref_card(view, move["target"])[0] == view["seat"]
+
+
+def own_last(moves: list[Move], view: View) -> list[Move]:
+    """The moves in their order, those against the player's own room last."""
+    return sorted(moves, key=lambda m: hits_own_room(m, view))
+
+
 def _room(view: View, names: list[str], seat: object) -> str:
     if seat == view["seat"]:
         return tr("cg.your_room")

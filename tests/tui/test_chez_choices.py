@@ -4,16 +4,25 @@ target always asks for it."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
+import pytest
 from chez_helpers import GAME, HARMLESS, JOBS, stack, until
 from textual.pilot import Pilot
-from tui_helpers import local_link, settle
+from tui_helpers import game_screen, local_link, settle
 
+from engines import get_engine
 from tui.app import local_app
+from tui.boards.base import Table
 from tui.boards.chez_geek import Board
 from tui.boards.chez_geek.banner import Banner
+from tui.boards.chez_geek.board import ENDS
+from tui.boards.chez_geek.cards import card_name
+from tui.boards.chez_geek.hand import Hand
 from tui.boards.chez_geek.picker import Picker, own_last
+from tui.boards.chez_geek.why import why_no_end, why_not_card
+from tui.i18n import set_language, tr
 
 
 def nookie_options() -> dict[str, Any]:
@@ -136,3 +145,78 @@ def test_targets_in_your_own_room_come_last() -> None:
     own = {"type": "play", "card": "nicht_aufs_bett", "target": 1}
     other = {"type": "play", "card": "nicht_aufs_bett", "target": 2}
     assert own_last([own, other], view) == [other, own]
+
+
+def shopping_options() -> dict[str, Any]:
+    """Seat 0, a Temp, rolls 1: income 1, free time 3, and holds Things and Sleep."""
+    mine = ["pizza", "bier", "nachos", "dromedar", "schlafen"]
+    bot = ["gullys", "ultra_slims", "mentholkippen", "schwarzbier", "white_russian"]
+    return {"stack": stack(*mine, *bot, "schlafen"), "first": 0, "dice": [1] + [6] * 6,
+            "jobs": ["zeitarbeiter", *[j for j in JOBS if j != "zeitarbeiter"]],
+            "window_seconds": 0}
+
+
+def last_note(app: Any) -> str:
+    kind, text = game_screen(app).entries[-1]
+    assert kind == "note"
+    return str(text)
+
+
+async def test_every_refusal_says_why_and_number_keys_pick_hand_cards() -> None:
+    app = local_app(GAME, 1, 1, seed=5, options=shopping_options(), lang="en", bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        board = await until(pilot, lambda b: b.table.view["phase"] == "call" and b.table.legal,
+                            "the call phase")
+        assert board.table.view["income"] == 1
+        await pilot.press("enter")  # Pizza, in Call persons
+        assert last_note(app) == ("Things are bought in Free time (␣ packs them); "
+                                  "this is Call persons")
+        await pilot.press("3")  # the third card of the hand, as it is numbered
+        assert board.query_one(Hand).cursor == 2
+        await pilot.press("9")
+        assert last_note(app) == "You hold only 6 cards"
+        await pilot.press("p")
+        assert last_note(app) == "Nothing is being played that you could let go"
+        await pilot.press("e")  # to Free time
+        board = await until(pilot, lambda b: b.table.view["phase"] == "free_time"
+                            and b.table.legal, "free time")
+        await pilot.press("1", "enter")  # Pizza again: too dear now
+        assert last_note(app) == "Pizza costs 2; you have 1 income"
+        await pilot.press("2", "space", "3", "space", "enter")  # Beer and Nachos: 2
+        assert last_note(app) == "That trip costs 2; you have 1 income"
+        await pilot.press("2", "space", "3", "space", "e")  # unpacked; to Discard
+        board = await until(pilot, lambda b: b.table.view["phase"] == "discard"
+                            and b.table.legal, "the discard phase")
+        await pilot.press("e")  # six cards in hand
+        assert last_note(app) == "You hold 6 cards: discard down to 5 first (⏎ on a card)"
+        session = local_link(app).session
+        assert [m["type"] for s, m in session.moves if s == 0] == ["end_phase", "end_phase"]
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_every_card_without_a_move_has_a_reason_in_every_state(lang: str) -> None:
+    """Over whole games at random, from every seat: a hand card with no move, and an end
+    that cannot be made, always get a reason of their own, never the bare "cannot"."""
+    set_language(lang)
+    eng = get_engine(GAME)
+    bare = {tr("cg.hint.cannot", card=card_name(cid)) for cid in eng.cards}
+    bare.add(tr("cg.hint.no_moves"))
+    reasons = 0
+    for seed in range(8):
+        state = eng.new_game(3, seed, {"window_seconds": 0})
+        rng = random.Random(seed)
+        while not eng.is_over(state):
+            for seat in range(3):
+                table = Table(seat=seat, state_no=0, view=eng.view(state, seat),
+                              legal=eng.legal_moves(state, seat),
+                              players=[{"name": n} for n in ("Ada", "Bea", "Cem")])
+                for card in {c["card"] for c in table.view["hand"]}:
+                    if not [m for m in table.legal if m.get("card") == card
+                            or m.get("cards") == [card]]:
+                        assert why_not_card(table, card) not in bare, (card, table.view)
+                        reasons += 1
+                if not [m for m in table.legal if m["type"] in ENDS]:
+                    assert why_no_end(table) not in bare, table.view
+            seat = eng.to_act(state)[0]
+            state = eng.apply(state, seat, rng.choice(eng.legal_moves(state, seat)))
+    assert reasons > 1000

@@ -26,6 +26,7 @@ from tui.boards.chez_geek.hand import Hand, HandLine
 from tui.boards.chez_geek.info import CardInfo
 from tui.boards.chez_geek.picker import Picker, asks, move_words, own_last
 from tui.boards.chez_geek.rooms import RoomLine, Rooms, clip
+from tui.boards.chez_geek.why import why_no_end, why_no_pass, why_no_trip, why_not_card
 from tui.i18n import tr
 from tui.widgets import ActionBar
 from tui.widgets.actions import Action
@@ -37,6 +38,8 @@ ENDS = ("end_removals", "end_phase", "end_turn")
 OWN_ACTIONS = ("card", "answer", "end", "moves")
 DIE_FACES = {n: chr(0x267F + n) for n in range(1, 7)}  # ⚀ .. ⚅
 DICE_SHOWN = 2  # the status line shows this turn's last few rolls
+# Number keys pick the hand card with that number (a list open takes them first).
+PICK_KEYS = "123456789"
 
 
 class Board(GameBoard):
@@ -90,6 +93,8 @@ class Board(GameBoard):
             Binding("space", "basket", tr("cg.key.basket"), key_display="␣", show=False),
             Binding("up,k", "cursor(-1)", tr("cg.key.up"), show=False),
             Binding("down,j", "cursor(1)", tr("cg.key.down"), show=False),
+            *[Binding(key, f"pick({index})", tr("cg.key.pick"), show=False)
+              for index, key in enumerate(PICK_KEYS)],
         ]
 
     def actions(self) -> list[Action]:
@@ -230,17 +235,36 @@ class Board(GameBoard):
             own[move_type]()
             return
         self._close_picker()
+        if move_type == "pass" and self.legal_move("pass") is None:
+            self._refuse(why_no_pass(self.table))
+            return
         super().action_move(move_type)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in (*OWN_ACTIONS, "basket", "info", "cursor") and self.table.seat is None:
+        if action in (*OWN_ACTIONS, "basket", "info", "cursor", "pick") \
+                and self.table.seat is None:
             return False
+        if action == "move" and parameters == ("pass",) and self.table.seat is not None:
+            return True  # a key that cannot let anything go says why
         return super().check_action(action, parameters)
+
+    def _refuse(self, why: str) -> None:
+        """A key that does nothing now says why (in the log, and on the table)."""
+        self.post_message(self.Hint(why))
 
     def action_cursor(self, step: int) -> None:
         if self.table.seat is None:
             return
         self.query_one(Hand).move(step)
+        self.draw(self.table)
+
+    def action_pick(self, index: int) -> None:
+        """The hand card with this number goes under the cursor."""
+        hand = self.query_one(Hand)
+        if index >= len(hand.cards):
+            self._refuse(tr("cg.no.no_card_n", n=len(hand.cards)))
+            return
+        hand.cursor = index
         self.draw(self.table)
 
     def action_card(self) -> None:
@@ -253,7 +277,7 @@ class Board(GameBoard):
             move = next((m for m in table.legal if m.get("type") == "shop"
                          and m.get("cards") == trip), None)
             if move is None:
-                self.post_message(self.Hint(tr("cg.hint.no_trip")))
+                self._refuse(why_no_trip(table, trip))
                 return
             self.basket = []
             self._send(move)
@@ -262,16 +286,21 @@ class Board(GameBoard):
         if selected is None:
             return
         moves = self._card_moves(selected["card"])
-        self._choose(card_name(selected["card"]), moves,
-                     tr("cg.hint.cannot", card=card_name(selected["card"])))
+        if not moves:
+            self._refuse(why_not_card(table, selected["card"]))
+            return
+        self._choose(card_name(selected["card"]), moves, "")
 
     def action_basket(self) -> None:
         if self.table.seat is None:
             return
         hand = self.query_one(Hand)
         selected = hand.selected
-        if selected is None or selected.get("type") != "thing" or not self._can_shop(self.table):
-            self.post_message(self.Hint(tr("cg.hint.no_basket")))
+        if selected is None or selected.get("type") != "thing":
+            self._refuse(tr("cg.no.not_a_thing"))
+            return
+        if not self._can_shop(self.table):
+            self._refuse(why_no_trip(self.table, [selected["card"]]))
             return
         index = hand.cursor
         self.basket = [i for i in self.basket if i != index] if index in self.basket \
@@ -283,8 +312,10 @@ class Board(GameBoard):
 
     def action_end(self) -> None:
         move = self._end_move(self.table)
-        if move is not None:
-            self._send(move)
+        if move is None:
+            self._refuse(why_no_end(self.table))
+            return
+        self._send(move)
 
     def action_moves(self) -> None:
         self._choose(tr("cg.picker.moves"), self._all_moves(self.table), tr("cg.hint.no_moves"),
@@ -316,7 +347,7 @@ class Board(GameBoard):
         """One move is made at once, unless it names a target (that is always shown first);
         several are listed, those against the player's own room last."""
         if not moves:
-            self.post_message(self.Hint(none))
+            self._refuse(none)
         elif len(moves) == 1 and not always_list and not asks(moves[0]):
             self._send(moves[0])
         else:

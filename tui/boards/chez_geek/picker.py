@@ -13,7 +13,7 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from engines.base import Move, View
-from tui.boards.base import seat_name
+from tui.boards.base import GameBoard, seat_name
 from tui.boards.chez_geek.cards import CARDS, card_name, card_names
 from tui.i18n import tr
 
@@ -133,12 +133,16 @@ class Picker(OptionList):
         self.post_message(self.Picked(self.moves[event.option_index]))
 
     def on_key(self, event: Any) -> None:
-        """1-9 pick the move with that number at once."""
+        """1-9 pick the move with that number at once (a number past the list says so; it
+        must not reach the hand hidden behind the list)."""
         if event.character and event.character.isdigit() and event.character != "0":
             index = int(event.character) - 1
+            event.stop()
+            event.prevent_default()
             if index < len(self.moves):
-                event.stop()
                 self.post_message(self.Picked(self.moves[index]))
+            else:
+                self.post_message(GameBoard.Hint(tr("cg.no.no_choice_n", n=len(self.moves))))
 
     def action_close(self) -> None:
         self.post_message(self.Closed())

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 from textual.pilot import Pilot
@@ -10,6 +12,8 @@ from textual.widgets import Static
 from tui_helpers import MAX_STEPS, wait_for_board
 
 from engines import get_engine
+from net import records
+from net.session import HostSession, SeatInfo
 from tui.boards.chez_geek import Board
 
 GAME = "chez_geek"
@@ -47,3 +51,21 @@ async def until(pilot: Pilot[None], check: Any, what: str) -> Board:
         if found and check(found.first()):
             return found.first()
     raise AssertionError(f"never: {what}")
+
+
+def played_record(players: int, seed: int, moves: int, options: dict[str, Any] | None = None
+                  ) -> Path:
+    """A game the strong bot played from every seat for `moves` moves (and on until seat 0
+    may move), saved as a local record with seat 0 at this keyboard: a table in full swing."""
+    seats = [SeatInfo("You")] + [SeatInfo(f"Bot {i}", bot="strong") for i in range(1, players)]
+    session = HostSession(GAME, seats, seed, {"window_seconds": 0, **(options or {})})
+    rng = random.Random(seed)
+    bot = ENGINE.bots["strong"]
+    made = 0
+    while not session.over and (made < moves or 0 not in ENGINE.to_act(session.state)):
+        seat = ENGINE.to_act(session.state)[0]
+        session.submit(seat, bot.choose(ENGINE, session.state, seat, rng) or {"type": "pass"})
+        made += 1
+    path = records.LocalRecorder(session, [0]).path
+    assert path is not None
+    return path

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from chez_helpers import GAME, HARMLESS, JOBS, stack, until
 from textual.pilot import Pilot
+from textual.widgets import Static
 from tui_helpers import game_screen, local_link, settle
 
 from engines import get_engine
@@ -200,7 +201,6 @@ def test_every_card_without_a_move_has_a_reason_in_every_state(lang: str) -> Non
     set_language(lang)
     eng = get_engine(GAME)
     bare = {tr("cg.hint.cannot", card=card_name(cid)) for cid in eng.cards}
-    bare.add(tr("cg.hint.no_moves"))
     reasons = 0
     for seed in range(8):
         state = eng.new_game(3, seed, {"window_seconds": 0})
@@ -220,3 +220,31 @@ def test_every_card_without_a_move_has_a_reason_in_every_state(lang: str) -> Non
             seat = eng.to_act(state)[0]
             state = eng.apply(state, seat, rng.choice(eng.legal_moves(state, seat)))
     assert reasons > 1000
+
+
+def mugged_options() -> dict[str, Any]:
+    """Seat 0 (HiWi) starts; the bot holds "Mugged" and plays it as soon as seat 0's Call
+    persons begins (the strong bot's choice is fixed by the seed)."""
+    mine = ["bier", "pizza", "nachos", "gullys", "ultra_slims"]
+    bot = ["ueberfall", "schlafen", "schlafen", "schlafen", "schlafen"]
+    return {"stack": stack(*mine, *bot, "dromedar"), "first": 0, "dice": [6] * 6,
+            "jobs": ["hiwi", *[j for j in JOBS if j != "hiwi"]], "window_seconds": 0}
+
+
+async def test_a_reaction_in_your_turn_stays_in_sight_at_80x24_until_a_key() -> None:
+    app = local_app(GAME, 1, 1, seed=5, options=mugged_options(), lang="en", bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        board = await until(pilot, lambda b: b.table.view["phase"] == "call" and b.table.legal,
+                            "the call phase")
+        await settle(pilot)
+        screen = game_screen(app)
+        assert screen.has_class("-narrow")  # no log beside the table
+        played = [e for kind, e in screen.entries if kind == "event" and e["kind"] == "play"]
+        assert played and played[-1]["card"] == "ueberfall"
+        assert screen.entries[-1] != ("event", played[-1])  # the top line moved on
+        news = board.query_one("#news", Static)
+        assert "Bot 1 plays Mugged" in str(news.render())
+        assert pilot.app.screen.region.contains_region(news.region)
+        await pilot.press("down")  # any key: seen
+        await settle(pilot)
+        assert str(news.render()) == ""

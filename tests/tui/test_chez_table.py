@@ -10,7 +10,17 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from chez_helpers import GAME, HARMLESS, JOBS, board_of, stack, text_of, until
+from chez_helpers import (
+    ENGINE,
+    GAME,
+    HARMLESS,
+    JOBS,
+    board_of,
+    played_record,
+    stack,
+    text_of,
+    until,
+)
 from textual.widgets import Input, Static, Switch
 from tui_helpers import MAX_STEPS, local_link, open_lobby, settle, wait_for_board
 
@@ -20,11 +30,12 @@ from tui.app import TabletopApp, local_app
 from tui.boards.base import Table
 from tui.boards.chez_geek import Board
 from tui.boards.chez_geek.banner import Banner, Countdown
+from tui.boards.chez_geek.cards import card_name, job_name
 from tui.boards.chez_geek.events import describe
 from tui.boards.chez_geek.hand import Hand
 from tui.boards.chez_geek.info import CardInfo
 from tui.boards.chez_geek.picker import Picker
-from tui.boards.chez_geek.rooms import RoomLine
+from tui.boards.chez_geek.rooms import RoomPanel, RoomsScreen
 from tui.help import rules_text
 from tui.i18n import tr
 from tui.screens.handoff import HandoffScreen
@@ -174,33 +185,45 @@ async def test_choosing_a_room_has_a_way_back_and_takes_a_click() -> None:
             "type": "call", "card": "enthusiast", "to": 1}
 
 
-async def test_the_flat_fits_80x24_and_opens_up_in_a_large_window() -> None:
-    for size, lines in (((80, 24), 1), ((160, 50), 3)):
-        app = local_app(GAME, 1, 5, seed=5, lang="en", bot_delay=0,
-                        options={"window_seconds": 60})
-        async with app.run_test(size=size) as pilot:
-            board = await until(pilot, lambda b: b.table.view["turn_no"] >= 1, "a table")
-            await settle(pilot)
-            screen = pilot.app.screen.region
-            rooms = list(board.query(RoomLine))
-            assert len(rooms) == 6
-            for room in rooms:
-                assert screen.contains_region(room.region), room.region
-                assert room.region.height >= lines
-            assert board.query_one(Hand).region.bottom <= screen.bottom
-            if size == (80, 24):
-                heights: list[int] = []
-                for _ in range(len(rooms) + 2):  # v walks: each room alone, all, none
-                    await pilot.press("v")
-                    await settle(pilot)
-                    heights = [room.region.height for room in rooms]
-                    if heights[0] > 1 and heights[1:] == [1] * 5:
-                        break
-                else:
-                    raise AssertionError(f"v never opened the first room alone: {heights}")
-                await pilot.press("v")
-                await settle(pilot)
-                assert rooms[1].region.height > 1 and rooms[0].region.height == 1
+@pytest.mark.parametrize(("size", "players"), [
+    ((80, 24), 6), ((80, 24), 3), ((120, 36), 4), ((160, 50), 4), ((160, 50), 6)])
+async def test_the_table_fits_every_room_and_grows_with_the_terminal(
+        size: tuple[int, int], players: int) -> None:
+    """A game in full swing: every room is a panel of its cards (name, value, kind), the hand
+    a row of cards, all of it on screen without scrolling, larger on a large terminal; `v`
+    tells every room in words."""
+    path = played_record(players, seed=3, moves=150)
+    app = TabletopApp(lang="en", bot_delay=3600)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        app.resume_local(path)
+        board = await board_of(pilot)
+        await settle(pilot, 6)
+        view = board.table.view
+        assert board.max_scroll_y == 0
+        panels = {panel.seat: panel for panel in board.query(RoomPanel)}
+        assert sorted(panels) == list(range(players))
+        for seat, panel in panels.items():
+            assert board.region.contains_region(panel.region), (seat, panel.region)
+            shown = [group[0] for group in panel.cards.groups]
+            room = view["players"][seat]["room"]
+            assert [face.name for face in shown] == [card_name(e["card"]) for e in room]
+            kinds = {ENGINE.cards[e["card"]].type for e in room}
+            assert len({face.paper for face in shown}) == len(kinds)  # a colour per kind
+        hand = board.query_one(Hand)
+        assert board.region.contains_region(hand.region)
+        assert [slot.face.name for slot in hand.row.slots] == [
+            card_name(c["card"]) for c in view["hand"]]
+        assert hand.row.scale >= (2 if size == (160, 50) else 0)
+        await pilot.press("v")
+        await settle(pilot)
+        assert isinstance(app.screen, RoomsScreen)
+        words = " ".join(str(s.render()) for s in app.screen.query(".rooms-room"))
+        for player in view["players"]:
+            assert job_name(player["job"]) in words
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not isinstance(app.screen, RoomsScreen)
 
 
 def hot_seat_options(keyboard_answers: bool) -> dict[str, Any]:

@@ -12,7 +12,8 @@ How a board plugs in (see tui/boards/__init__.py for the registry):
 - override `offers()` to hide a move the game does not have this time (an expansion that is
   switched off), `result_detail()` to show a player's cards etc. on the results screen, and
   `standing()` where the score alone does not rank the players after the winners;
-- write a module-level `describe(event, names, lang) -> str` for the event log;
+- write a module-level `describe(event, names, lang) -> str` for the event log (and override
+  `take_events()` to keep some of those events on the table itself);
 - override `describe_move(move)` if a hint ("h": what the expert would play, from this seat's
   view, searched in a worker thread) should name a move better than its MOVE_KEYS label or
   its fields do.
@@ -196,6 +197,11 @@ class GameBoard(Widget, can_focus=True):
     def result_detail(cls, result: dict[str, Any], seat: int) -> Widget | None:
         """A widget with `seat`'s end-of-game holdings for the results screen."""
         return None
+
+    def take_events(self, events: list[dict[str, Any]], *, whole_log: bool = False) -> None:
+        """The public events as they happen (the log's, in order), for a board that keeps
+        some in sight of its own; `whole_log`: every event so far, for a board just built or
+        a table synced afresh. Most boards draw the view alone and need none."""
 
     @classmethod
     def standing(cls, result: dict[str, Any], seat: int) -> float:

@@ -55,7 +55,9 @@ def why_not_card(table: Table, cid: str) -> str:
     card = CARDS.get(cid)
     name = card_name(cid)
     waiting = _waiting(table)
-    if card is None or view.get("over"):
+    if view.get("over"):
+        return tr("game.over")
+    if card is None:
         return tr("cg.hint.cannot", card=name)
     if waiting is not None:
         return waiting
@@ -140,6 +142,8 @@ def _why_not_anytime(table: Table, cid: str, in_window: bool) -> str:
 def why_no_end(table: Table) -> str:
     """Why `e` (end the phase or the turn) does nothing now."""
     view = table.view
+    if view.get("over"):
+        return tr("game.over")
     waiting = _waiting(table)
     if waiting is not None:
         return waiting
@@ -147,10 +151,8 @@ def why_no_end(table: Table) -> str:
         return tr("cg.no.end_in_window")
     if view.get("turn") != table.seat:
         return tr("cg.no.not_your_turn_end", name=table.name(view.get("turn")))
-    held = len(view.get("hand") or [])
-    if view.get("phase") == "discard" and held > DISCARD_TO:
-        return tr("cg.no.discard_first", n=held, keep=DISCARD_TO)
-    return tr("cg.hint.no_moves")
+    # Every phase but Discard can always be ended; Discard once the hand is down to 5.
+    return tr("cg.no.discard_first", n=len(view.get("hand") or []), keep=DISCARD_TO)
 
 
 def why_no_trip(table: Table, trip: list[str]) -> str:
@@ -171,6 +173,26 @@ def why_no_trip(table: Table, trip: list[str]) -> str:
         return tr("cg.no.no_free_time")
     cost = sum(CARDS[c].cost for c in trip)
     return tr("cg.no.trip_too_dear", cost=cost, income=view.get("income"))
+
+
+def why_no_moves(table: Table) -> str:
+    """Why `m` (every move) has nothing to list."""
+    if table.legal:  # a pass alone
+        return tr("cg.no.only_pass")
+    waiting = _waiting(table)
+    if waiting is not None:
+        return waiting
+    return tr("cg.no.not_your_turn_end", name=table.name(table.view.get("turn")))
+
+
+def why_no_answer(table: Table) -> str:
+    """Why `a` (answer what is being played) has nothing to offer."""
+    waiting = _waiting(table)
+    if waiting is not None:
+        return waiting
+    if table.view.get("window") is None:
+        return tr("cg.no.nothing_to_answer")
+    return tr("cg.hint.no_answer")
 
 
 def why_no_pass(table: Table) -> str:

@@ -204,10 +204,10 @@ async def leave(pilot: Pilot[None], app: TabletopApp) -> None:
     while (screen := game_screen(app)) is not None:
         while app.screen is not screen:
             app.pop_screen()
-            await settle(pilot)
+            await pilot.pause()
         await screen.close_link()
         screen.dismiss()
-        await settle(pilot)
+        await pilot.pause()
 
 
 async def visit(pilot: Pilot[None], app: TabletopApp, game: str, position: Position,
@@ -216,7 +216,7 @@ async def visit(pilot: Pilot[None], app: TabletopApp, game: str, position: Posit
     screen = game_screen(app)
     assert screen is not None
     await caught_up(pilot, screen)
-    await settle(pilot)
+    await settle(pilot, 2)  # a list a prompt opens by itself, and its focus
     entry = ui_signature(app)
     if entry is not None:
         sweep.entry.setdefault(position.signature, entry)

@@ -34,7 +34,8 @@ def _card_face(cid: object) -> Any:
 
 def table_cards(table: Table) -> list[Slot]:
     """What lies in the middle: the items being played, bottom first, the one being answered
-    marked; else, in the window after they resolved, the cards that just came in."""
+    marked; else the card a player is rolling for; else, in the window after they resolved,
+    the cards that just came in."""
     view = table.view
     names = table.names
     items = view.get("pending") or []
@@ -49,6 +50,12 @@ def table_cards(table: Table) -> list[Slot]:
             for index, item in enumerate(items)
             for cid in item.get("cards") or []
         ]
+    prompt = view.get("prompt") or {}
+    if prompt.get("card") in CARDS:  # a card being rolled for
+        result = prompt.get("result")
+        below = tr("cg.middle.rolled", n=result) if result is not None else ""
+        return [Slot(_card_face(prompt["card"]), above=seat_name(names, prompt.get("seat")),
+                     below=below, strong=True)]
     refs = set(window.get("refs") or [])
     owner = window.get("owner")
     if not refs or not isinstance(owner, int) or not 0 <= owner < len(view["players"]):

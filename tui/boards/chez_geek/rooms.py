@@ -1,7 +1,7 @@
 """The shared flat: every player's room as a panel on the table. Its first line is the job, as
-a card, with the race to the job's goal as a bar; then what lies in front of the player (lasting
-cards, the bonus pool, this turn's income and free time); then the room's cards, each in its
-kind's colour with its value. `v` opens every room in words over the table: the job's values
+a card, with the race to the job's goal as a bar; then the room's cards, each in its kind's
+colour with its value; what else lies in front of the player (lasting cards, the bonus pool)
+is written in the frame. `v` opens every room in words over the table: the job's values
 and perk, and what each card in a room does."""
 
 from __future__ import annotations
@@ -66,18 +66,12 @@ class GoalLine(Widget):
 class RoomPanel(PlayerArea):
     """One player's room. `extra` widgets (the hand, for the seat at the keys) go below."""
 
-    DEFAULT_CSS = """
-    RoomPanel > .extras { height: auto; width: 1fr; color: $text-muted; }
-    RoomPanel > .room { margin-bottom: 0; }
-    """
-
     def __init__(self, table: Table, seat: int, *extra: Widget) -> None:
         self.goal = GoalLine()
-        self.extras = Static(classes="extras")
         # Tall tiles only while the room's cards fit on one line: rooms side by side keep to
         # about one height, and a full room reads better as a block of labels.
         self.cards = CardStrip(empty=tr("cg.room.empty"), tall_lines=1, classes="room")
-        super().__init__(self.goal, self.extras, self.cards, *extra, seat=seat,
+        super().__init__(self.goal, self.cards, *extra, seat=seat,
                          id=f"room-{seat}", **table.occupant(seat))
 
     def draw(self, table: Table, compact: bool = False, lines: int | None = None) -> None:
@@ -89,13 +83,13 @@ class RoomPanel(PlayerArea):
         self.set_active(self.seat == view.get("turn") and not view.get("over"))
         hand = tr("cg.room.hand", n=player["hand_count"])
         goal = f"{player['slack']}/{player['goal']} {job_name(player['job'])}"
-        self.set_extra(note=goal if compact else hand)
+        # What lies in front of the player goes into the frame, so a panel's height is its
+        # bar and its cards alone (the board plans the table's rows with that).
+        extras = extra_words(view, self.seat, turn_values=False)
+        self.set_extra(note=goal if compact else " · ".join([hand, *extras]))
         self.goal.display = not compact
         self.goal.show(player["job"], player["slack"], player["goal"])
         self.cards.limit(1 if compact else lines)
-        extras = [] if compact else extra_words(view, self.seat, turn_values=False)
-        self.extras.display = bool(extras)
-        self.extras.update(Content(" · ".join(extras)))
         self.cards.show([[room_face(e, _kind(e))] for e in player["room"]])
 
 

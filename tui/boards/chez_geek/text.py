@@ -217,6 +217,7 @@ _EN: dict[str, str] = {
     "cg.middle.trip": "buys it",
     "cg.middle.tv": "TV → {name}",
     "cg.middle.in": "just in",
+    "cg.middle.rolled": "rolled {n}",
     "cg.room.hand": "hand {n}",
     "cg.status.line": (
         "Turn {n} · {name} · {phase} · income {income} · free time {ft} · "
@@ -496,6 +497,7 @@ _DE: dict[str, str] = {
     "cg.middle.trip": "kauft es",
     "cg.middle.tv": "TV → {name}",
     "cg.middle.in": "neu da",
+    "cg.middle.rolled": "gewürfelt: {n}",
     "cg.room.hand": "Hand {n}",
     "cg.status.line": (
         "Zug {n} · {name} · {phase} · Einkommen {income} · Freizeit {ft} · "

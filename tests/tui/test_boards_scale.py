@@ -26,7 +26,7 @@ from tui.widgets.cardrow import (
     Slot,
     name_lines,
 )
-from tui.widgets.cards import TALL_LINES
+from tui.widgets.cards import TALL_LINES, group_cells
 from tui.widgets.scale import SIZES
 from tui.widgets.trick import TrickArea
 
@@ -258,3 +258,9 @@ async def test_a_strip_of_coloured_cards_keeps_to_its_lines_and_counts_the_rest(
         strip.limit(None)
         await settle(pilot)
         assert strip.region.height == len(strip._lines(strip.size.width)) > 1
+
+
+def test_a_coloured_card_too_long_for_its_strip_keeps_its_value() -> None:
+    face = Face("On the Origin of Species", "★2+1", ink="#000000", paper="#ffffff")
+    [(text, _)] = group_cells([face], mark_first=False, width=20)
+    assert text == " On the Origi… ★2+1 " and len(text) == 20

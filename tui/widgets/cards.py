@@ -135,16 +135,22 @@ class Card(Widget, Scalable):
         self.refresh(recompose=True)
 
 
-def group_cells(group: Sequence[str | Face], mark_first: bool) -> list[tuple[str, str]]:
+def group_cells(
+    group: Sequence[str | Face], mark_first: bool, width: int | None = None
+) -> list[tuple[str, str]]:
     """The (text, style) cells of one group: each label padded, so a group reads as one strip
     of card face; with `mark_first`, only the first label is bold (e.g. the card that counts).
-    A `Face` is a card of its own colours, its name and value on one line."""
+    A `Face` is a card of its own colours, its name and value on one line; a name too long for
+    `width` is cut, never its value."""
     cells = []
     for i, label in enumerate(group):
         if isinstance(label, Face):
             name = label.name.replace(SOFT_HYPHEN, "").replace("\n", " ")
-            text = f"{name} {label.value}" if label.value else name
-            cells.append((f" {text} ", f"bold {label.ink} on {label.paper}"))
+            value = f" {label.value}" if label.value else ""
+            room = None if width is None else width - len(value) - 2
+            if room is not None and len(name) > room:
+                name = name[: max(room - 1, 1)] + "…"
+            cells.append((f" {name}{value} ", f"bold {label.ink} on {label.paper}"))
         else:
             style = CARD_STYLE if i == 0 or not mark_first else DIM_STYLE
             cells.append((f" {label} ", style))
@@ -204,7 +210,7 @@ class CardStrip(Widget, Scalable):
         lines: list[list[tuple[str, str]]] = [[]]
         used = 0
         for group in self.groups:
-            cells = group_cells(group, self.mark_first)
+            cells = group_cells(group, self.mark_first, width)
             need = sum(len(text) for text, _ in cells)
             if used and used + 1 + need > width:
                 lines.append([])

@@ -8,13 +8,15 @@ import random
 from typing import Any
 
 import pytest
-from chez_helpers import GAME, HARMLESS, JOBS, stack, until
+from chez_helpers import ENGINE, GAME, HARMLESS, JOBS, stack, until
 from textual.pilot import Pilot
 from textual.widgets import Static
 from tui_helpers import game_screen, local_link, settle
 
 from engines import get_engine
-from tui.app import local_app
+from net import records
+from net.session import HostSession, SeatInfo
+from tui.app import TabletopApp, local_app
 from tui.boards.base import Table
 from tui.boards.chez_geek import Board
 from tui.boards.chez_geek.banner import Banner
@@ -248,3 +250,34 @@ async def test_a_reaction_in_your_turn_stays_in_sight_at_80x24_until_a_key() -> 
         await pilot.press("down")  # any key: seen
         await settle(pilot)
         assert str(news.render()) == ""
+
+
+async def test_a_list_taken_up_with_a_saved_game_takes_keys_at_once() -> None:
+    """A game resumed at a question (as a host resumes one): its list is there and the first
+    key answers it."""
+    seats = [SeatInfo("You"), SeatInfo("Bot 1", bot="strong")]
+    session = HostSession(GAME, seats, 5, nookie_options())
+    plan = [{"type": "call", "card": "lebensabschnittspartner", "to": 0},
+            {"type": "end_phase"}, {"type": "activity", "card": "schaeferstuendchen_jimmys"}]
+    while plan:
+        to_act = ENGINE.to_act(session.state)
+        if 0 in to_act and (session.state.prompt is None and not to_act[1:]):
+            session.submit(0, plan.pop(0))
+        else:
+            seat = to_act[0]
+            legal = ENGINE.legal_moves(session.state, seat)
+            session.submit(seat, {"type": "pass"} if {"type": "pass"} in legal else legal[0])
+    while (ENGINE.view(session.state, 0)["prompt"] or {}).get("kind") != "nookie":
+        session.submit(1, {"type": "pass"})
+    path = records.LocalRecorder(session, [0]).path
+    assert path is not None
+    app = TabletopApp(lang="en", bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        app.resume_local(path)
+        board = await until(pilot, lambda b: b.picker is not None, "the list of the question")
+        await settle(pilot)
+        assert board.picker is not None and board.picker.has_focus
+        await pilot.press("1")  # roll
+        resumed = local_link(app).session
+        await until(pilot, lambda b: (0, {"type": "roll"}) in resumed.moves, "the roll")

@@ -555,7 +555,33 @@ class ChezGeekEngine(Engine):
             return "First make the choice you are asked for"
         if s.items or s.reaction is not None:
             return "Now you can only answer what is being played, or let it go"
-        return f"That move is not possible in the {s.phase.replace('_', ' ')} phase"
+        return self._explain_phase(s, seat, kind, move)
+
+    @staticmethod
+    def _explain_phase(s: CState, seat: int, kind: str, move: Move) -> str:
+        """Why a move of the active player's own turn is not legal in this phase."""
+        phase = s.phase.replace("_", " ")
+        held = len(s.hands[seat])
+        card = CARDS.get(move.get("card")) if isinstance(move.get("card"), str) else None
+        if kind == "play" and card is not None:
+            if card.effect("cancel") is not None:
+                return f"{card.de} only stops a card as someone else plays it"
+            if card.effect("roll_bonus") is not None:
+                return f"{card.de} is played right after your own roll"
+            needs = card.effect("requires")
+            if needs is not None:
+                return f"{card.de} needs {needs[0]} in your room"
+            return f"{card.de} cannot be played now"
+        if kind == "end_turn" and s.phase == "discard" and held > rules.DISCARD_TO:
+            return f"You hold {held} cards: discard down to {rules.DISCARD_TO} first"
+        if kind == "discard" and s.phase == "discard" and held <= rules.MIN_KEEP:
+            return "You must keep at least one card"
+        wanted = {"remove": "roll", "end_removals": "roll", "call": "call", "activity":
+                  "free_time", "shop": "free_time", "discard": "discard", "end_turn": "discard"}
+        if kind in wanted and wanted[kind] != s.phase:
+            where = wanted[kind].replace("_", " ")
+            return f"That is for the {where} phase; this is the {phase} phase"
+        return f"That move is not possible in the {phase} phase"
 
     # -- showing -----------------------------------------------------------------------------
     def view(self, state: Any, seat: int | None) -> View:

@@ -386,13 +386,27 @@ def test_14_calls() -> None:
     assert room(s, 1) == [("fresssack", 0)] and s.rolls == 1
 
 
+def test_a_refused_card_says_why_in_its_own_turn() -> None:
+    s = game(["hiwi", "kellner", "slacker"],
+             {0: ["pech_gehabt", "schoensaufen", "bier", "schlafen", "schlafen"]})
+    s = to_phase(s, "call")
+    refuse(s, 0, {"type": "play", "card": "pech_gehabt"},
+           "Pech gehabt! only stops a card as someone else plays it")
+    refuse(s, 0, {"type": "play", "card": "schoensaufen"},
+           "Schönsaufen is played right after your own roll")
+    refuse(s, 0, {"type": "activity", "card": "schlafen"},
+           "That is for the free time phase; this is the call phase")
+
+
 def test_15_hand_and_discard() -> None:
     s = game(["arbeitsdrohne", "hiwi", "kellner"])
     assert len(s.hands[0]) == 7
     s = to_phase(s, "discard")
     kinds = {m["type"] for m in ENG.legal_moves(s, 0)}
     assert "end_turn" not in kinds
-    refuse(s, 0, {"type": "end_turn"}, "not possible")
+    refuse(s, 0, {"type": "end_turn"}, "You hold 7 cards: discard down to 5 first")
+    refuse(s, 0, {"type": "call", "card": s.hands[0][0], "to": 0},
+           "That is for the call phase; this is the discard phase")
     s = mv(s, 0, "discard", card=s.hands[0][0])
     s = mv(s, 0, "discard", card=s.hands[0][0])
     assert len(s.hands[0]) == 5 and {"type": "end_turn"} in ENG.legal_moves(s, 0)

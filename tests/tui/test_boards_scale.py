@@ -17,8 +17,16 @@ from tui.boards.zwergenamulett import RoundSummary
 from tui.boards.zwergenamulett.counts import BACK, SeatCounts
 from tui.screens.handoff import HandoffScreen
 from tui.widgets import Card, CardStrip, ChipPile, PlayerArea, rescale
-from tui.widgets.cardrow import MAX_WIDTH, MIN_WIDTH, CardRow, Face, Slot
-from tui.widgets.cards import TALL_LINES
+from tui.widgets.cardrow import (
+    MAX_WIDTH,
+    MIN_WIDTH,
+    SOFT_HYPHEN,
+    CardRow,
+    Face,
+    Slot,
+    name_lines,
+)
+from tui.widgets.cards import TALL_LINES, group_cells
 from tui.widgets.scale import SIZES
 from tui.widgets.trick import TrickArea
 
@@ -222,3 +230,37 @@ async def test_a_big_card_draws_its_number_in_large_numerals() -> None:
         wide, tall = SIZES[2].pixel or (1, 1)
         assert len(rows) == 5 * tall and all("█" * wide in row for row in rows)
         assert " 22 " in str(back.query_one("Label").render())
+
+
+def test_a_long_card_name_wraps_between_words_on_as_many_lines_as_the_face_has() -> None:
+    assert name_lines("Hang Out at the Pub", 10) == ("Hang Out", "at the Pub")
+    assert name_lines("Allowance from the Parents", 13, 3) == ("Allowance", "from the", "Parents")
+    assert name_lines("Allowance from the Parents", 10) == ("Allowance", "from the …")
+    assert name_lines("Significant Other", 10) == ("Significa-", "nt Other")
+    # Names with their own breaks (Zwergenamulett's) read as before.
+    assert name_lines("Zwerg\nrot", 10) == ("Zwerg", "rot")
+    assert name_lines(f"Zwergen{SOFT_HYPHEN}amulett", 10) == ("Zwergen-", "amulett")
+    assert name_lines("Drache", 10) == ("Drache", "")
+
+
+async def test_a_strip_of_coloured_cards_keeps_to_its_lines_and_counts_the_rest() -> None:
+    faces = [[Face(f"Card {n}", f"★{n}", ink="#ffffff", paper="#2f62a0")] for n in range(9)]
+    strip = CardStrip(faces, max_lines=1, classes="short")
+    tall = CardStrip(faces[:2], tall_lines=1, scale=1)
+    app = WidgetApp(strip, tall)
+    async with app.run_test(size=(40, 20)) as pilot:
+        await settle(pilot)
+        text = str(strip.render())
+        assert strip.region.height == 1 and text.startswith(" Card 0 ★0 ")
+        shown = text.count("Card ")
+        assert text.endswith(f" +{9 - shown}")
+        assert tall.region.height == SIZES[1].tile_rows  # one line: tall tiles
+        strip.limit(None)
+        await settle(pilot)
+        assert strip.region.height == len(strip._lines(strip.size.width)) > 1
+
+
+def test_a_coloured_card_too_long_for_its_strip_keeps_its_value() -> None:
+    face = Face("On the Origin of Species", "★2+1", ink="#000000", paper="#ffffff")
+    [(text, _)] = group_cells([face], mark_first=False, width=20)
+    assert text == " On the Origi… ★2+1 " and len(text) == 20

@@ -6,12 +6,21 @@ from __future__ import annotations
 
 import random
 import re
-from collections import Counter
 from dataclasses import replace
 from typing import Any
 
 import pytest
-from textual.pilot import Pilot
+from chez_helpers import (
+    ENGINE,
+    GAME,
+    HARMLESS,
+    JOBS,
+    board_of,
+    played_record,
+    stack,
+    text_of,
+    until,
+)
 from textual.widgets import Input, Static, Switch
 from tui_helpers import MAX_STEPS, local_link, open_lobby, settle, wait_for_board
 
@@ -21,51 +30,16 @@ from tui.app import TabletopApp, local_app
 from tui.boards.base import Table
 from tui.boards.chez_geek import Board
 from tui.boards.chez_geek.banner import Banner, Countdown
+from tui.boards.chez_geek.cards import card_name, job_name
 from tui.boards.chez_geek.events import describe
 from tui.boards.chez_geek.hand import Hand
 from tui.boards.chez_geek.info import CardInfo
 from tui.boards.chez_geek.picker import Picker
-from tui.boards.chez_geek.rooms import RoomLine
+from tui.boards.chez_geek.rooms import RoomPanel, RoomsScreen
 from tui.help import rules_text
 from tui.i18n import tr
 from tui.screens.handoff import HandoffScreen
 from tui.screens.results import ResultsScreen
-
-GAME = "chez_geek"
-ENGINE = get_engine(GAME)
-DECK: list[str] = [cid for cid, card in ENGINE.cards.items() for _ in range(card.copies)]
-# The jobs of a game of three or more (Slacker and Drummer are for two, or left out).
-JOBS = ["hiwi", "web_designer", "arbeitsdrohne", "versuchskaninchen", "support_hotline",
-        "zeitarbeiter", "kellner"]
-HARMLESS = ["bier", "pizza", "nachos", "gullys", "ultra_slims"]
-
-
-def stack(*top: str) -> list[str]:
-    """The whole deck with `top` first (seat 0's hand, seat 1's hand, then the draw pile)."""
-    rest = Counter(DECK)
-    rest.subtract(Counter(top))
-    assert min(rest.values()) >= 0, "a card is stacked more often than the deck has it"
-    return [*top, *sorted(rest.elements())]
-
-
-def text_of(widget: Static) -> str:
-    return str(widget.render())
-
-
-async def board_of(pilot: Pilot[None]) -> Board:
-    board = await wait_for_board(pilot)
-    assert isinstance(board, Board)
-    return board
-
-
-async def until(pilot: Pilot[None], check: Any, what: str) -> Board:
-    """Pause until `check(board)` holds for the board on show."""
-    for _ in range(MAX_STEPS):
-        await pilot.pause()
-        found = pilot.app.screen.query(Board)
-        if found and check(found.first()):
-            return found.first()
-    raise AssertionError(f"never: {what}")
 
 
 async def test_a_stacked_game_played_with_keys_reaches_the_results() -> None:
@@ -205,39 +179,51 @@ async def test_choosing_a_room_has_a_way_back_and_takes_a_click() -> None:
         assert board.query_one(Hand).display and not [m for s, m in session.moves if s == 0]
         await pilot.press("down", "enter")  # the enthusiast this time
         board = await until(pilot, lambda b: b.picker is not None, "the room picker")
-        await pilot.click("#picker", offset=(4, 2))  # the second room: the bot's
+        await pilot.click(Picker, offset=(4, 2))  # the second room: the bot's
         await until(pilot, lambda b: any(s == 0 for s, _ in session.moves), "the call")
         assert next(m for s, m in session.moves if s == 0) == {
             "type": "call", "card": "enthusiast", "to": 1}
 
 
-async def test_the_flat_fits_80x24_and_opens_up_in_a_large_window() -> None:
-    for size, lines in (((80, 24), 1), ((160, 50), 3)):
-        app = local_app(GAME, 1, 5, seed=5, lang="en", bot_delay=0,
-                        options={"window_seconds": 60})
-        async with app.run_test(size=size) as pilot:
-            board = await until(pilot, lambda b: b.table.view["turn_no"] >= 1, "a table")
-            await settle(pilot)
-            screen = pilot.app.screen.region
-            rooms = list(board.query(RoomLine))
-            assert len(rooms) == 6
-            for room in rooms:
-                assert screen.contains_region(room.region), room.region
-                assert room.region.height >= lines
-            assert board.query_one(Hand).region.bottom <= screen.bottom
-            if size == (80, 24):
-                heights: list[int] = []
-                for _ in range(len(rooms) + 2):  # v walks: each room alone, all, none
-                    await pilot.press("v")
-                    await settle(pilot)
-                    heights = [room.region.height for room in rooms]
-                    if heights[0] > 1 and heights[1:] == [1] * 5:
-                        break
-                else:
-                    raise AssertionError(f"v never opened the first room alone: {heights}")
-                await pilot.press("v")
-                await settle(pilot)
-                assert rooms[1].region.height > 1 and rooms[0].region.height == 1
+@pytest.mark.parametrize(("size", "players"), [
+    ((80, 24), 6), ((80, 24), 3), ((120, 36), 4), ((160, 50), 4), ((160, 50), 6)])
+async def test_the_table_fits_every_room_and_grows_with_the_terminal(
+        size: tuple[int, int], players: int) -> None:
+    """A game in full swing: every room is a panel of its cards (name, value, kind), the hand
+    a row of cards, all of it on screen without scrolling, larger on a large terminal; `v`
+    tells every room in words."""
+    path = played_record(players, seed=3, moves=150)
+    app = TabletopApp(lang="en", bot_delay=3600)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        app.resume_local(path)
+        board = await board_of(pilot)
+        await settle(pilot, 6)
+        view = board.table.view
+        assert board.max_scroll_y == 0
+        panels = {panel.seat: panel for panel in board.query(RoomPanel)}
+        assert sorted(panels) == list(range(players))
+        for seat, panel in panels.items():
+            assert board.region.contains_region(panel.region), (seat, panel.region)
+            shown = [group[0] for group in panel.cards.groups]
+            room = view["players"][seat]["room"]
+            assert [face.name for face in shown] == [card_name(e["card"]) for e in room]
+            kinds = {ENGINE.cards[e["card"]].type for e in room}
+            assert len({face.paper for face in shown}) == len(kinds)  # a colour per kind
+        hand = board.query_one(Hand)
+        assert board.region.contains_region(hand.region)
+        assert [slot.face.name for slot in hand.row.slots] == [
+            card_name(c["card"]) for c in view["hand"]]
+        assert hand.row.scale >= (2 if size == (160, 50) else 0)
+        await pilot.press("v")
+        await settle(pilot)
+        assert isinstance(app.screen, RoomsScreen)
+        words = " ".join(str(s.render()) for s in app.screen.query(".rooms-room"))
+        for player in view["players"]:
+            assert job_name(player["job"]) in words
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not isinstance(app.screen, RoomsScreen)
 
 
 SECOND_HAND = ["schwarzbier", "white_russian", "dromedar", "mentholkippen", "bong"]

@@ -11,10 +11,12 @@ How a board plugs in (see tui/boards/__init__.py for the registry):
   clicked card); plain ones are handled here, from keys and from the `ActionBar`;
 - override `offers()` to hide a move the game does not have this time (an expansion that is
   switched off), `result_detail()` to show a player's cards etc. on the results screen, and
-  `result_table()` to show the table as it ended below them;
+  `result_table()` to show the table as it ended below them, and `standing()` where the
+  score alone does not rank the players after the winners;
 - draw the view of `table.seat`, but prompt ("Your turn: ...", key hints) only `table.you`:
   a replay (`table.replay`) draws a seat's view with nobody at the keys, in the third person;
-- write a module-level `describe(event, names, lang) -> str` for the event log;
+- write a module-level `describe(event, names, lang) -> str` for the event log (and override
+  `take_events()` to keep some of those events on the table itself);
 - override `describe_move(move)` if a hint ("h": what the expert would play, from this seat's
   view, searched in a worker thread) should name a move better than its MOVE_KEYS label or
   its fields do, and `show_move(move)` to bring the hinted move to the board's selection
@@ -229,6 +231,19 @@ class GameBoard(Widget, can_focus=True):
         """A widget with the table as the game left it, under the players' rows on the
         results screen (a game whose outcome lies on the table, as a layout of tiles)."""
         return None
+
+    def take_events(self, events: list[dict[str, Any]], *, whole_log: bool = False) -> None:
+        """The public events as they happen (the log's, in order), for a board that keeps
+        some in sight of its own; `whole_log`: every event so far, for a board just built or
+        a table synced afresh. Most boards draw the view alone and need none."""
+
+    @classmethod
+    def standing(cls, result: dict[str, Any], seat: int) -> float:
+        """How well `seat` did, higher is better: the order of the results list after the
+        winners. The score, unless a game measures players otherwise (each against a goal of
+        their own, say)."""
+        score = float(result["scores"][seat])
+        return -score if cls.LOW_SCORE_WINS else score
 
     # -- shared machinery --------------------------------------------------------------------
     def key_bindings(self) -> list[Binding]:

@@ -271,10 +271,15 @@ class GameScreen(TableScreen[None]):
             self.latest = table
         # Every seat gets the same public events; log them once, from the first seat.
         if seat == self._log_seat():
+            board = self.board
             if data["type"] == "sync":
                 self._start_log(data.get("log", []))
+                if board is not None:
+                    board.take_events(list(data.get("log", [])), whole_log=True)
             else:
                 self._log([("event", e) for e in data.get("events", [])])
+                if board is not None:
+                    board.take_events(list(data.get("events", [])))
         if table.result is not None:
             self.result = table.result
         self._show_soon()
@@ -321,6 +326,7 @@ class GameScreen(TableScreen[None]):
                 await board.remove()
             board = self._new_board(self.tables[target])
             await slot.mount(board)
+            board.take_events([e for kind, e in self.entries if kind == "event"], whole_log=True)
             if not self.has_class("-too-small"):
                 board.focus()
             if changed_person and len(self.link.seats) > 1 and not over:

@@ -12,13 +12,20 @@ from textual.content import Content
 from textual.widgets import Button, Footer, Static
 
 from tui import boards
+from tui.boards.base import GameBoard
 from tui.i18n import tr, you_key
 from tui.screens.base import KeySpec, TableScreen
 
 
-def ranking(scores: list[int], low_wins: bool) -> list[int]:
-    """Seats from best to worst score (stable, so ties keep seat order)."""
-    return sorted(range(len(scores)), key=lambda s: scores[s] if low_wins else -scores[s])
+def ranking(board: type[GameBoard], result: dict[str, Any]) -> list[int]:
+    """Seats in the order the results list them: the winners first (the screen's heading
+    names them, so the list must not put another seat above them), then the others by the
+    board's `standing`, best first (stable, so ties keep seat order)."""
+    winners = set(result["winners"])
+    return sorted(
+        range(len(result["scores"])),
+        key=lambda s: (s not in winners, -board.standing(result, s)),
+    )
 
 
 def verify_line(result: dict[str, Any]) -> str:
@@ -59,7 +66,7 @@ class ResultsScreen(TableScreen[str]):
             final = board.result_table(self.result)
             with Vertical(id="results-main", classes="" if final is None else "-with-table"):
                 with VerticalScroll(id="results-rows"):
-                    for place, seat in enumerate(ranking(scores, board.LOW_SCORE_WINS), start=1):
+                    for place, seat in enumerate(ranking(board, self.result), start=1):
                         winner = seat in winners
                         with Horizontal(classes="result-row -winner" if winner else "result-row"):
                             yield Static(f"{place}.", classes="place")

@@ -61,20 +61,41 @@ class Slot:
     strong: bool = False  # caption and note in the accent colour
 
 
-def name_lines(name: str, width: int) -> tuple[str, str]:
-    """A card name on at most two lines of `width` cells: whole if it fits, else broken at
-    its line break or soft hyphen, and cut as a last resort."""
-    if "\n" in name:
-        first, _, second = name.partition("\n")
-    else:
-        whole = name.replace(SOFT_HYPHEN, "")
-        if len(whole) <= width or SOFT_HYPHEN not in name:
-            return whole[:width], ""
-        first, _, second = name.partition(SOFT_HYPHEN)
-        second = second.replace(SOFT_HYPHEN, "")
-        if len(first) < width:
-            first += "-"
-    return first[:width], second[:width]
+def name_lines(name: str, width: int, lines: int = 2) -> tuple[str, ...]:
+    """A card name on at most `lines` lines of `width` cells (two unless a tall face has room
+    for more): whole if it fits, else broken at its line breaks, then at a soft hyphen or
+    between words, and cut as a last resort. Always `lines` entries, "" for unused ones."""
+    out: list[str] = []
+    rest = name
+    while rest and len(out) < lines:
+        part, brk, after = rest.partition("\n")
+        whole = part.replace(SOFT_HYPHEN, "")
+        last = len(out) == lines - 1
+        if len(whole) <= width:
+            out.append(whole)
+            rest = after
+            continue
+        if last:
+            out.append(whole[: width - 1] + "…" if width > 1 else whole[:width])
+            break
+        head, tail = _split_word(part, width)
+        out.append(head[:width])
+        rest = tail + brk + after
+    return tuple(out + [""] * (lines - len(out)))
+
+
+def _split_word(part: str, width: int) -> tuple[str, str]:
+    """The first line of a name too long for one (no line break in it) and the rest: at its
+    soft hyphen if there is one, else at the last space that fits, else cut."""
+    if SOFT_HYPHEN in part:
+        first, _, second = part.partition(SOFT_HYPHEN)
+        return (first + "-" if len(first) < width else first), second
+    cut = part.rfind(" ", 0, width + 1)
+    if cut > 0:
+        return part[:cut], part[cut + 1 :]
+    if width > 2:  # a word longer than the card: broken with a hyphen
+        return part[: width - 1] + "-", part[width - 1 :]
+    return part[:width], part[width:]
 
 
 def fit(count: int, room: int, widest: int = MAX_WIDTH) -> tuple[int, int]:
@@ -221,13 +242,15 @@ class CardRow(Widget, Scalable):
         apart = 1 if slot.corner and count else 0
         top = slot.corner + " " * max(room - len(slot.corner) - len(count), apart) + count
         top = top[:room].ljust(width)
-        first, second = name_lines(face.name, width)
-        # The name sits in the middle of the rows between the corner and the value.
+        # The name sits in the middle of the rows between the corner and the value, on as
+        # many of them as it needs (a tall face leaves one blank row above and below).
+        room = max(rows - 2, 1)
+        lines = room if room <= 2 else room - 1
+        shown = [line for line in name_lines(face.name, width, lines) if line]
         middle = [" " * width] * (rows - 2)
-        at = (rows - 2 - (2 if second else 1)) // 2 if rows > 4 else 0
-        middle[at] = first.center(width)
-        if at + 1 < len(middle):
-            middle[at + 1] = second.center(width)
+        at = (room - len(shown)) // 2 if rows > 4 else 0
+        for offset, line in enumerate(shown[: room - at]):
+            middle[at + offset] = line.center(width)
         return [
             (top[:width], plain),
             *[(line, bold) for line in middle],

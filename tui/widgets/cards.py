@@ -16,6 +16,7 @@ from textual.geometry import Size
 from textual.widget import Widget
 from textual.widgets import Digits, Label
 
+from tui.widgets.cardrow import SOFT_HYPHEN, Face
 from tui.widgets.scale import SIZES, Scalable
 
 CARD_STYLE = "bold $card-ink on $card"
@@ -134,13 +135,26 @@ class Card(Widget, Scalable):
         self.refresh(recompose=True)
 
 
-def group_cells(group: Sequence[str], mark_first: bool) -> list[tuple[str, str]]:
+def group_cells(
+    group: Sequence[str | Face], mark_first: bool, width: int | None = None
+) -> list[tuple[str, str]]:
     """The (text, style) cells of one group: each label padded, so a group reads as one strip
-    of card face; with `mark_first`, only the first label is bold (e.g. the card that counts)."""
-    return [
-        (f" {label} ", CARD_STYLE if i == 0 or not mark_first else DIM_STYLE)
-        for i, label in enumerate(group)
-    ]
+    of card face; with `mark_first`, only the first label is bold (e.g. the card that counts).
+    A `Face` is a card of its own colours, its name and value on one line; a name too long for
+    `width` is cut, never its value."""
+    cells = []
+    for i, label in enumerate(group):
+        if isinstance(label, Face):
+            name = label.name.replace(SOFT_HYPHEN, "").replace("\n", " ")
+            value = f" {label.value}" if label.value else ""
+            room = None if width is None else width - len(value) - 2
+            if room is not None and len(name) > room:
+                name = name[: max(room - 1, 1)] + "…"
+            cells.append((f" {name}{value} ", f"bold {label.ink} on {label.paper}"))
+        else:
+            style = CARD_STYLE if i == 0 or not mark_first else DIM_STYLE
+            cells.append((f" {label} ", style))
+    return cells
 
 
 # A strip draws its cards as tall tiles only while they fit on this many lines; a long
@@ -151,7 +165,9 @@ TALL_LINES = 2
 class CardStrip(Widget, Scalable):
     """Small cards in groups (runs, suits, melds), wrapped to the width without ever splitting
     a card and splitting a group only when it cannot fit on one line. From step 1 on
-    (`tui.widgets.scale`) each card is a tile of `tile_rows` rows, its label in the middle."""
+    (`tui.widgets.scale`) each card is a tile of `tile_rows` rows, its label in the middle.
+    A card is a printed label (drawn as every game's plain card) or a `Face` (its own
+    colours: a card's kind at a glance)."""
 
     DEFAULT_CSS = """
     CardStrip { height: auto; width: 1fr; }
@@ -159,10 +175,12 @@ class CardStrip(Widget, Scalable):
 
     def __init__(
         self,
-        groups: Sequence[Sequence[str]] = (),
+        groups: Sequence[Sequence[str | Face]] = (),
         *,
         mark_first: bool = False,
         empty: str = "",
+        tall_lines: int = TALL_LINES,
+        max_lines: int | None = None,
         scale: int = 0,
         id: str | None = None,
         classes: str = "",
@@ -171,9 +189,18 @@ class CardStrip(Widget, Scalable):
         self.groups = [list(g) for g in groups]
         self.mark_first = mark_first
         self.empty = empty
+        self.tall_lines = tall_lines  # the most lines drawn as tall tiles (see TALL_LINES)
+        # The most lines drawn at all (None: every one); the last says how many cards it
+        # leaves out ("+3"), for a strip that must keep to its room.
+        self.max_lines = max_lines
         self.set_scale(scale)
 
-    def show(self, groups: Sequence[Sequence[str]]) -> None:
+    def limit(self, max_lines: int | None) -> None:
+        if max_lines != self.max_lines:
+            self.max_lines = max_lines
+            self.refresh(layout=True)
+
+    def show(self, groups: Sequence[Sequence[str | Face]]) -> None:
         groups = [list(g) for g in groups]
         if groups != self.groups:
             self.groups = groups
@@ -183,7 +210,7 @@ class CardStrip(Widget, Scalable):
         lines: list[list[tuple[str, str]]] = [[]]
         used = 0
         for group in self.groups:
-            cells = group_cells(group, self.mark_first)
+            cells = group_cells(group, self.mark_first, width)
             need = sum(len(text) for text, _ in cells)
             if used and used + 1 + need > width:
                 lines.append([])
@@ -199,19 +226,43 @@ class CardStrip(Widget, Scalable):
                 used += len(text)
         return lines
 
+    def _shown_lines(self, width: int) -> list[list[tuple[str, str]]]:
+        """`_lines` cut to `max_lines`, the last one ending in how many cards are left out."""
+        lines = self._lines(width)
+        if self.max_lines is None or len(lines) <= self.max_lines:
+            return lines
+        shown = [list(line) for line in lines[: self.max_lines]]
+        left = sum(1 for line in lines[self.max_lines :] for _, style in line if style)
+        last = shown[-1]
+        while len(last) > 1:
+            marker = f" +{left}"
+            if sum(len(text) for text, _ in last) + len(marker) <= width:
+                break
+            _, style = last.pop()
+            left += 1 if style else 0
+        while len(last) > 1 and not last[-1][1]:  # no gap before the marker
+            last.pop()
+        marker = f" +{left}"
+        if last and sum(len(text) for text, _ in last) + len(marker) > width:
+            text, style = last[0]  # one card left, and too long: cut its label
+            room = max(width - len(marker), 2)
+            last[0] = (text[: room - 2] + "… ", style)
+        last.append((marker, "$text-muted"))
+        return shown
+
     def _tile_rows(self, lines: int) -> int:
-        return self.sizes.tile_rows if lines <= TALL_LINES else 1
+        return self.sizes.tile_rows if lines <= self.tall_lines else 1
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         if not self.groups:
             return 1
-        lines = len(self._lines(max(width, 1)))
+        lines = len(self._shown_lines(max(width, 1)))
         return lines * self._tile_rows(lines)
 
     def render(self) -> Content:
         if not self.groups:
             return Content.styled(self.empty, "$text-muted")
-        lines = self._lines(max(self.size.width, 1))
+        lines = self._shown_lines(max(self.size.width, 1))
         tall = self._tile_rows(len(lines))
         rows: list[Content] = []
         for line in lines:

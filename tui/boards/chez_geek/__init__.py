@@ -1,6 +1,6 @@
-"""Chez Geek at the table: the shared flat (every room with its job, cards, bonus tokens and a
-slack bar towards the goal), your hand in words, the phase, and the interrupt banner with its
-countdown when a card is being played that others may answer.
+"""Chez Geek at the table: the shared flat (every room a panel of its cards, with the job as a
+card and a bar towards its goal), your hand as a row of cards, and in the middle the cards being
+played with the interrupt banner and its countdown, when others may answer them.
 
 The registry needs `Board` and `describe` from here; the rest lives in the modules beside.
 """

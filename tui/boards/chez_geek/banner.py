@@ -12,8 +12,9 @@ from textual.widgets import Static
 
 from engines.base import Move
 from tui.boards.base import Table, seat_name
-from tui.boards.chez_geek.cards import card_name
+from tui.boards.chez_geek.cards import CARDS, card_name
 from tui.boards.chez_geek.events import item_words, said, why_words
+from tui.boards.chez_geek.picker import hits_own_room
 from tui.i18n import language, tr
 
 BAR_CELLS = 10
@@ -83,6 +84,16 @@ def answers(legal: list[Move]) -> list[Move]:
 
 def reactions(legal: list[Move]) -> list[Move]:
     return [m for m in legal if m.get("type") == "play"]
+
+
+def worth_offering(move: Move, view: dict[str, Any]) -> bool:
+    """Whether the banner names this answer: not one that only costs its player (a card
+    thrown out of their own room) nor one that would do nothing (digging in a discard pile
+    that holds nothing to take). `a` still lists them, last."""
+    if hits_own_room(move, view):
+        return False
+    card = CARDS.get(move.get("card"))  # type: ignore[arg-type]
+    return not (card is not None and card.effect("salvage") is not None and "take" not in move)
 
 
 class Banner(Static):
@@ -159,7 +170,10 @@ class Banner(Static):
         mine = reactions(table.legal)
         if not mine:
             return tr("cg.banner.no_answer")
-        cards = ", ".join(dict.fromkeys(card_name(m.get("card")) for m in mine))
+        worth = [m for m in mine if worth_offering(m, table.view)]
+        if not worth:
+            return tr("cg.banner.nothing_worth")
+        cards = ", ".join(dict.fromkeys(card_name(m.get("card")) for m in worth))
         return tr("cg.banner.react", cards=cards)
 
     def _timer(self, table: Table) -> str:

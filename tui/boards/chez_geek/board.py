@@ -1,10 +1,12 @@
-"""The Chez Geek board: the flat, your hand, the phase, and the interrupt banner; keys and clicks
-become moves.
+"""The Chez Geek board: the others' rooms across the top, the cards in play with the interrupt
+banner in the middle, your own room with your hand below; keys and clicks become moves.
 
-A card is played from the hand cursor (Enter); when the card needs a choice (whose room, which
-card, which person) the choices replace the hand until one is taken or Esc goes back. Things are
-gathered for a shopping trip with space. In a window, `a` answers with a card that can and `p`
-lets it go; `m` lists every move the seat has, so nothing is out of reach of the keyboard.
+A card is played from the hand cursor (Enter; arrows or its number key move the cursor); when
+the card needs a choice (whose room, which card, which person) the choices replace the hand
+until one is taken or Esc goes back. Things are gathered for a shopping trip with space. In a
+window, `a` answers with a card that can and `p` lets it go; `m` lists every move the seat has,
+so nothing is out of reach of the keyboard. Cards grow with the terminal (`tui.widgets.scale`);
+a window too short for a full table keeps only the job's bar in the others' frames.
 """
 
 from __future__ import annotations
@@ -13,30 +15,56 @@ from typing import Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Grid, Vertical
 from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Static
 
 from engines.base import Move
 from tui.boards.base import GameBoard, MoveKey, Table
-from tui.boards.chez_geek.banner import Banner, answers, reactions
+from tui.boards.chez_geek.banner import answers, reactions
 from tui.boards.chez_geek.cards import CARDS, card_name, effects_line, job_name
-from tui.boards.chez_geek.hand import Hand, HandLine
+from tui.boards.chez_geek.events import describe
+from tui.boards.chez_geek.hand import PICK_KEYS, Hand
 from tui.boards.chez_geek.info import CardInfo
-from tui.boards.chez_geek.picker import Picker, move_words
-from tui.boards.chez_geek.rooms import RoomLine, Rooms, clip
-from tui.i18n import tr
+from tui.boards.chez_geek.middle import Middle
+from tui.boards.chez_geek.picker import Picker, asks, move_words, own_last
+from tui.boards.chez_geek.rooms import RoomPanel, RoomsScreen, clip
+from tui.boards.chez_geek.why import (
+    why_no_answer,
+    why_no_end,
+    why_no_moves,
+    why_no_pass,
+    why_no_trip,
+    why_not_card,
+)
+from tui.i18n import language, tr
 from tui.widgets import ActionBar
 from tui.widgets.actions import Action
+from tui.widgets.scale import SIZES, CardSize, largest_fitting, rescale
 
-# A window at least this big opens every room and gives each hand card two lines.
-ROOMY = (120, 40)
 ENDS = ("end_removals", "end_phase", "end_turn")
 # Board actions the action bar offers besides the plain moves of MOVE_KEYS.
 OWN_ACTIONS = ("card", "answer", "end", "moves")
 DIE_FACES = {n: chr(0x267F + n) for n in range(1, 7)}  # ⚀ .. ⚅
 DICE_SHOWN = 2  # the status line shows this turn's last few rolls
+# The others' rooms side by side before the grid starts another row.
+COLUMNS = 3
+# Cards the hand row must hold side by side before a larger step is worth it; a row may
+# shrink its cards to SHRINK of their width.
+ROW_CARDS = 6
+SHRINK = 0.75
+# Rows besides the rooms, the middle and the hand: the status line, the detail line and the
+# action bar; a room's frame; the middle's banner and news line.
+CHROME_ROWS = 3
+FRAME_ROWS = 2
+MIDDLE_ROWS = 3
+# The lines your own room's cards may take in a compact table, and any room at most.
+OWN_LINES_COMPACT = 2
+ROOM_LINES = 4
+# The plays of other seats kept in sight until a key is pressed (the news line).
+NEWS_KEPT = 2
+NEWS_PLAYS = ("anytime", "cancel", "tv", "free_play")
 
 
 class Board(GameBoard):
@@ -45,8 +73,10 @@ class Board(GameBoard):
     DEFAULT_CSS = """
     Board { layout: vertical; }
     Board #status { height: 1; width: 1fr; color: $text-muted; }
+    Board #others { grid-gutter: 0 1; height: auto; grid-rows: auto; }
     Board #detail { height: 1; width: 1fr; color: $text-muted; }
     Board #choices { height: auto; width: 1fr; }
+    Board.-compact Picker { max-height: 8; }
     Board ActionBar { margin-top: 0; }
     """
 
@@ -60,15 +90,22 @@ class Board(GameBoard):
         self.basket: list[int] = []  # hand positions picked for a shopping trip
         self.picker: Picker | None = None
         self._auto_opened: int | None = None  # the state a prompt's choices opened at
+        self.news: list[dict[str, Any]] = []  # others' plays not yet seen (see take_events)
+        # The most lines of cards the others' rooms and your own room take (see on_resize).
+        self.room_lines = (1, OWN_LINES_COMPACT)
 
     # -- layout ------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
+        table = self.table
+        others = table.seats_from_me()
         yield Static(id="status")
-        yield Banner(id="banner")
-        yield Rooms(self.table, id="rooms")
-        if self.table.seat is not None:
-            with Vertical(id="choices"):
-                yield Hand(id="hand")
+        with Grid(id="others") as grid:
+            grid.styles.grid_size_columns = max(1, min(COLUMNS, len(others)))
+            for seat in others:
+                yield RoomPanel(table, seat)
+        yield Middle(id="middle")
+        if table.seat is not None:
+            yield RoomPanel(table, table.seat, Vertical(Hand(id="hand"), id="choices"))
             yield Static(id="detail")
         yield ActionBar(self.actions())
 
@@ -88,8 +125,10 @@ class Board(GameBoard):
             Binding("i", "info", tr("cg.key.info")),
             Binding("v", "rooms", tr("cg.key.rooms")),
             Binding("space", "basket", tr("cg.key.basket"), key_display="␣", show=False),
-            Binding("up,k", "cursor(-1)", tr("cg.key.up"), show=False),
-            Binding("down,j", "cursor(1)", tr("cg.key.down"), show=False),
+            Binding("left,up,k", "cursor(-1)", tr("cg.key.left"), show=False),
+            Binding("right,down,j,l", "cursor(1)", tr("cg.key.right"), show=False),
+            *[Binding(key, f"pick({index})", tr("cg.key.pick"), show=False)
+              for index, key in enumerate(PICK_KEYS)],
         ]
 
     def actions(self) -> list[Action]:
@@ -101,24 +140,78 @@ class Board(GameBoard):
             Action("moves", tr("cg.key.moves"), "m"),
         ]
 
-    @property
-    def roomy(self) -> bool:
-        return self.size.width >= ROOMY[0] and self.size.height >= ROOMY[1]
-
     def on_resize(self) -> None:
-        self.set_class(self.roomy, "-roomy")
+        """The largest step at which the whole table fits with one line of cards in every
+        room: the others' rooms (in rows of three), the middle, your room and your hand. The
+        rows left over let the rooms' cards take more lines (a few at most: the middle shows
+        the cards in play in the rest). When even the smallest step does not fit, the others'
+        frames keep only their bars and one line of cards (compact)."""
+        width, height = self.size
+        view = self.table.view
+        mine = self.table.seat is not None
+        rows = -(-len(self.table.seats_from_me()) // COLUMNS)
+        cards = max(ROW_CARDS, len(view.get("hand") or []))
+
+        def need(size: CardSize, compact: bool = False) -> int:
+            tiles = size.tile_rows  # a room's cards: one line of tiles
+            other = FRAME_ROWS + (0 if compact else 1) + tiles
+            # The lifted row, the faces, the notes (left out when compact); your room.
+            hand = 1 + size.rows + (0 if compact else 1)
+            room = OWN_LINES_COMPACT if compact else tiles
+            own = FRAME_ROWS + 1 + room + hand if mine else 0
+            return CHROME_ROWS + rows * other + MIDDLE_ROWS + own
+
+        def fits(size: CardSize) -> bool:
+            return need(size) <= height and cards * (int(size.width * SHRINK) + 1) + 6 <= width
+
+        step = largest_fitting(fits)
+        compact = need(SIZES[step]) > height
+        self.set_class(compact, "-compact")
+        rescale(self, step)
+        for hand in self.query(Hand):
+            hand.row.notes = not compact
+        spare = max(0, height - need(SIZES[step], compact)) // 2
+        self.room_lines = (1, OWN_LINES_COMPACT) if compact else (
+            min(ROOM_LINES, 1 + spare // max(rows, 1)), min(ROOM_LINES, 1 + spare))
         if self._mounted:
             self.draw(self.table)
+
+    # -- what others played (the news line) --------------------------------------------------
+    def take_events(self, events: list[dict[str, Any]], *, whole_log: bool = False) -> None:
+        """Keep the last plays of other seats (a cancel, a reaction in your turn) until a key
+        is pressed: at 80 columns there is no log beside the table, and a bot's answer is
+        gone from the top line as soon as the next thing happens. A new turn starts afresh."""
+        if whole_log:
+            self.news = []
+        for event in events:
+            if event.get("kind") == "turn":
+                self.news = []
+            elif (event.get("kind") == "play" and event.get("as") in NEWS_PLAYS
+                  and event.get("seat") != self.table.seat):
+                self.news = [*self.news, event][-NEWS_KEPT:]
+        if self._mounted:
+            self._draw_middle(self.table)
+
+    def on_key(self) -> None:
+        """Any key pressed at this table: what the others played has been seen."""
+        if self.news:
+            self.news = []
+            self._draw_middle(self.table)
 
     # -- drawing -----------------------------------------------------------------------------
     def draw(self, table: Table) -> None:
         width = max(20, self.size.width - 2)
-        roomy = self.has_class("-roomy")
         self.query_one("#status", Static).update(Content(clip(self._status(table), width)))
-        self.query_one(Banner).show(table, clip(self._phase_hint(table), width))
-        self.query_one(Rooms).draw(table, width, roomy)
+        compact = self.has_class("-compact")
+        others, own = self.room_lines
+        for panel in self.query(RoomPanel):
+            if panel.seat == table.seat:
+                panel.draw(table, lines=own)
+            else:
+                panel.draw(table, compact=compact, lines=others)
+        self._draw_middle(table)
         if table.seat is not None:
-            self._draw_hand(table, width, roomy)
+            self._draw_hand(table, width)
             self._keep_picker(table)
         bar = self.query_one(ActionBar)
         live = {
@@ -129,6 +222,11 @@ class Board(GameBoard):
         }
         for name, enabled in live.items():
             bar.set_state(name, enabled=enabled)
+
+    def _draw_middle(self, table: Table) -> None:
+        width = max(20, self.size.width - 4)
+        news = [describe(e, table.names, language()) for e in self.news]
+        self.query_one(Middle).draw(table, clip(self._phase_hint(table), width), news)
 
     def _status(self, table: Table) -> str:
         view = table.view
@@ -172,7 +270,7 @@ class Board(GameBoard):
                       phase=tr(f"cg.phase.{view.get('phase')}"))
         return tr(f"cg.hint.{view.get('phase')}")
 
-    def _draw_hand(self, table: Table, width: int, roomy: bool) -> None:
+    def _draw_hand(self, table: Table, width: int) -> None:
         hand = self.query_one(Hand)
         cards = list(table.view.get("hand") or [])
         ids = [c.get("card") for c in cards]
@@ -184,7 +282,7 @@ class Board(GameBoard):
         for move in table.legal:
             playable.add(move.get("card"))
             playable.update(move.get("cards") or [])
-        hand.draw(cards, self.basket, playable, width, roomy)
+        hand.draw(cards, self.basket, playable)
         detail = ""
         selected = hand.selected
         if selected is not None and table.you is not None:  # a replay has no cursor to read
@@ -230,17 +328,36 @@ class Board(GameBoard):
             own[move_type]()
             return
         self._close_picker()
+        if move_type == "pass" and self.legal_move("pass") is None:
+            self._refuse(why_no_pass(self.table))
+            return
         super().action_move(move_type)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in (*OWN_ACTIONS, "basket", "info", "cursor") and self.table.seat is None:
+        if action in (*OWN_ACTIONS, "basket", "info", "cursor", "pick") \
+                and self.table.seat is None:
             return False
+        if action == "move" and parameters == ("pass",) and self.table.seat is not None:
+            return True  # a key that cannot let anything go says why
         return super().check_action(action, parameters)
+
+    def _refuse(self, why: str) -> None:
+        """A key that does nothing now says why (in the log, and on the table)."""
+        self.post_message(self.Hint(why))
 
     def action_cursor(self, step: int) -> None:
         if self.table.seat is None:
             return
         self.query_one(Hand).move(step)
+        self.draw(self.table)
+
+    def action_pick(self, index: int) -> None:
+        """The hand card with this number goes under the cursor."""
+        hand = self.query_one(Hand)
+        if index >= len(hand.cards):
+            self._refuse(tr("cg.no.no_card_n", n=len(hand.cards)))
+            return
+        hand.cursor = index
         self.draw(self.table)
 
     def action_card(self) -> None:
@@ -253,7 +370,7 @@ class Board(GameBoard):
             move = next((m for m in table.legal if m.get("type") == "shop"
                          and m.get("cards") == trip), None)
             if move is None:
-                self.post_message(self.Hint(tr("cg.hint.no_trip")))
+                self._refuse(why_no_trip(table, trip))
                 return
             self.basket = []
             self._send(move)
@@ -262,16 +379,21 @@ class Board(GameBoard):
         if selected is None:
             return
         moves = self._card_moves(selected["card"])
-        self._choose(card_name(selected["card"]), moves,
-                     tr("cg.hint.cannot", card=card_name(selected["card"])))
+        if not moves:
+            self._refuse(why_not_card(table, selected["card"]))
+            return
+        self._choose(card_name(selected["card"]), moves, "")
 
     def action_basket(self) -> None:
         if self.table.seat is None:
             return
         hand = self.query_one(Hand)
         selected = hand.selected
-        if selected is None or selected.get("type") != "thing" or not self._can_shop(self.table):
-            self.post_message(self.Hint(tr("cg.hint.no_basket")))
+        if selected is None or selected.get("type") != "thing":
+            self._refuse(tr("cg.no.not_a_thing"))
+            return
+        if not self._can_shop(self.table):
+            self._refuse(why_no_trip(self.table, [selected["card"]]))
             return
         index = hand.cursor
         self.basket = [i for i in self.basket if i != index] if index in self.basket \
@@ -279,15 +401,17 @@ class Board(GameBoard):
         self.draw(self.table)
 
     def action_answer(self) -> None:
-        self._choose(tr("cg.picker.answer"), self._answers(self.table), tr("cg.hint.no_answer"))
+        self._choose(tr("cg.picker.answer"), self._answers(self.table), why_no_answer(self.table))
 
     def action_end(self) -> None:
         move = self._end_move(self.table)
-        if move is not None:
-            self._send(move)
+        if move is None:
+            self._refuse(why_no_end(self.table))
+            return
+        self._send(move)
 
     def action_moves(self) -> None:
-        self._choose(tr("cg.picker.moves"), self._all_moves(self.table), tr("cg.hint.no_moves"),
+        self._choose(tr("cg.picker.moves"), self._all_moves(self.table), why_no_moves(self.table),
                      always_list=True)
 
     def action_info(self) -> None:
@@ -298,27 +422,24 @@ class Board(GameBoard):
             self.app.push_screen(CardInfo(selected["card"]))
 
     def action_rooms(self) -> None:
-        self.query_one(Rooms).cycle()
-        self.draw(self.table)
+        """Every room in words over the table."""
+        self.app.push_screen(RoomsScreen(self.table))
 
-    def on_room_line_toggled(self, event: RoomLine.Toggled) -> None:
-        event.stop()
-        self.query_one(Rooms).toggle(event.seat)
-        self.draw(self.table)
-
-    def on_hand_line_clicked(self, event: HandLine.Clicked) -> None:
+    def on_hand_clicked(self, event: Hand.Clicked) -> None:
         event.stop()
         self.query_one(Hand).cursor = event.index
         self.draw(self.table)
 
     # -- choosing ----------------------------------------------------------------------------
     def _choose(self, title: str, moves: list[Move], none: str, always_list: bool = False) -> None:
+        """One move is made at once, unless it names a target (that is always shown first);
+        several are listed, those against the player's own room last."""
         if not moves:
-            self.post_message(self.Hint(none))
-        elif len(moves) == 1 and not always_list:
+            self._refuse(none)
+        elif len(moves) == 1 and not always_list and not asks(moves[0]):
             self._send(moves[0])
         else:
-            self._open_picker(title, moves)
+            self._open_picker(title, own_last(moves, self.table.view))
 
     def _open_picker(self, title: str, moves: list[Move], focus: bool = True) -> None:
         self._close_picker()
@@ -355,6 +476,14 @@ class Board(GameBoard):
             self._open_picker(tr(f"cg.prompt.{prompt.get('kind')}.short"), list(table.legal),
                               focus=self.has_focus and not hidden)
 
+    def on_focus(self) -> None:
+        """The focus the screen gives the board goes on to an open list, so it takes keys at
+        once: a list that comes back on a board built afresh (a resync, a resumed game, a
+        language switch, a window made large enough again) opened while nothing had the
+        focus."""
+        if self.picker is not None:
+            self.picker.focus()
+
     def on_picker_picked(self, event: Picker.Picked) -> None:
         event.stop()
         self._send(event.move)
@@ -366,6 +495,14 @@ class Board(GameBoard):
     def _send(self, move: Move) -> None:
         self._close_picker()
         self.post_message(self.MoveChosen(move))
+
+    @classmethod
+    def standing(cls, result: dict[str, Any], seat: int) -> float:
+        """Each job has its own goal: slack counts as the share of that goal reached."""
+        try:
+            return float(result["scores"][seat]) / max(1, int(result["goals"][seat]))
+        except (KeyError, IndexError, TypeError, ValueError):
+            return super().standing(result, seat)
 
     @classmethod
     def result_detail(cls, result: dict[str, Any], seat: int) -> Widget | None:

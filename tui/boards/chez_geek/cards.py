@@ -96,6 +96,18 @@ def keyword_words(keyword: str, lang: str | None = None) -> str:
     return tr(f"cg.kw.{name}", lang=lang, **fields)
 
 
+def keyword_args(cid: str, name: str) -> list[str] | None:
+    """The arguments of the card's first keyword `name` as written in the deck file
+    (["cat"] for "discard_target(cat)", [] for "own_turn"), or None if it has none."""
+    card = CARDS.get(cid)
+    for keyword in card.keywords if card is not None else ():
+        match = _KEYWORD.match(keyword)
+        found, args = (match.group(1), _split(match.group(2))) if match else (keyword, [])
+        if found == name:
+            return args
+    return None
+
+
 def effects_line(keywords: list[str] | tuple[str, ...], lang: str | None = None) -> str:
     """A card's keywords as one line of our own words ("" for a card without effects)."""
     return "; ".join(keyword_words(k, lang) for k in keywords)

@@ -1,42 +1,30 @@
-"""Your hand, one card a line: name, type, cost and slack, and what it does in a few words (a
-large window gives each card a second line for that). A cursor picks the card the keys act on;
-Things picked for a shopping trip are marked. A click moves the cursor."""
+"""Your hand as a row of cards that grows with the terminal: each card in its kind's colour with
+its number key, name, cost and slack. The card under the cursor is lifted (the keys act on it);
+a card you can play now is marked ▲, and Things packed for a shopping trip are marked under
+the card. A click moves the cursor."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from textual.containers import Vertical
-from textual.content import Content
-from textual.events import Click
+from textual.app import ComposeResult
 from textual.message import Message
-from textual.widgets import Static
+from textual.widget import Widget
 
-from tui.boards.chez_geek.cards import card_name, effects_line
-from tui.boards.chez_geek.rooms import clip
+from tui.boards.chez_geek.faces import hand_face
 from tui.i18n import tr
+from tui.widgets.cardrow import CardRow, Slot
 
-# The most cards a hand can hold at once (7 for the Arbeitsdrohne, one more while a card that
-# would overflow it is being dealt with).
-POOL = 10
-
-
-def card_line(card: dict[str, Any], width: int) -> str:
-    """Name, type, cost and slack in columns."""
-    slack = card.get("slack") or "—"
-    kind = tr(f"cg.cat.{card.get('type')}")
-    name = card_name(card.get("card"))
-    name_w = max(10, min(22, width - 50))
-    name = name if len(name) <= name_w else name[: name_w - 1] + "…"
-    values = tr("cg.hand.values", cost=card.get("cost"), slack=slack)
-    return f"{name:<{name_w}} {kind:<8} {values:<15}"
+# The number keys that pick a card: as many as a hand can hold and more.
+PICK_KEYS = "123456789"
+PLAYABLE = "▲"
 
 
-class HandLine(Static):
+class Hand(Widget):
+    """The seat's hand with a cursor and the basket of a shopping trip."""
+
     DEFAULT_CSS = """
-    HandLine { height: auto; width: 1fr; }
-    HandLine.-cursor { background: $accent 30%; text-style: bold; }
-    HandLine.-playable { color: $success; }
+    Hand { height: auto; width: 1fr; }
     """
 
     class Clicked(Message):
@@ -44,32 +32,14 @@ class HandLine(Static):
             super().__init__()
             self.index = index
 
-    def __init__(self, index: int) -> None:
-        super().__init__(id=f"card-{index}")
-        self.index = index
-
-    def on_click(self, event: Click) -> None:
-        event.stop()
-        self.post_message(self.Clicked(self.index))
-
-
-class Hand(Vertical):
-    """The seat's hand with a cursor and the basket of a shopping trip."""
-
-    DEFAULT_CSS = """
-    Hand { height: auto; width: 1fr; }
-    Hand #hand-empty { color: $text-muted; }
-    """
-
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.cursor = 0
         self.cards: list[dict[str, Any]] = []
+        self.row = CardRow(lift=True, notes=True, empty=tr("cg.hand.empty"))
 
-    def compose(self) -> Any:
-        yield Static(tr("cg.hand.empty"), id="hand-empty")
-        for index in range(POOL):
-            yield HandLine(index)
+    def compose(self) -> ComposeResult:
+        yield self.row
 
     @property
     def selected(self) -> dict[str, Any] | None:
@@ -79,25 +49,22 @@ class Hand(Vertical):
         if self.cards:
             self.cursor = (self.cursor + step) % len(self.cards)
 
-    def draw(
-        self, cards: list[dict[str, Any]], basket: list[int], playable: set[str], width: int,
-        roomy: bool,
-    ) -> None:
+    def draw(self, cards: list[dict[str, Any]], basket: list[int], playable: set[str]) -> None:
         self.cards = cards
         self.cursor = min(self.cursor, max(0, len(cards) - 1))
-        self.query_one("#hand-empty", Static).display = not cards
-        for index, line in enumerate(self.query(HandLine)):
-            line.display = index < len(cards)
-            if index >= len(cards):
-                continue
-            card = cards[index]
-            mark = "☑" if index in basket else ("›" if index == self.cursor else " ")
-            text = f"{mark}{index + 1} {card_line(card, width)}"
-            effects = effects_line(card.get("effects") or [])
-            if roomy and effects:
-                text += f"\n     {effects}"
-            elif effects:
-                text += f" {effects}"
-            line.update(Content(text if roomy else clip(text, width)))
-            line.set_class(index == self.cursor, "-cursor")
-            line.set_class(card.get("card") in playable, "-playable")
+        packed = tr("cg.hand.packed")
+        self.row.show([
+            Slot(
+                hand_face(card),
+                corner=PICK_KEYS[index] if index < len(PICK_KEYS) else "",
+                lifted=index == self.cursor,
+                below=packed if index in basket else (
+                    PLAYABLE if card.get("card") in playable else ""),
+                strong=index in basket,
+            )
+            for index, card in enumerate(cards)
+        ])
+
+    def on_card_row_clicked(self, event: CardRow.Clicked) -> None:
+        event.stop()
+        self.post_message(self.Clicked(event.index))

@@ -13,7 +13,7 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from engines.base import Move, View
-from tui.boards.base import seat_name
+from tui.boards.base import GameBoard, seat_name
 from tui.boards.chez_geek.cards import CARDS, card_name, card_names
 from tui.i18n import tr
 
@@ -25,6 +25,26 @@ def ref_card(view: View, ref: object) -> tuple[int | None, str]:
             if entry["ref"] == ref:
                 return seat, entry["card"]
     return None, "?"
+
+
+# Fields of a move that name whom or what a card hits: such a move is always shown in a list
+# before it is made, even when it is the only one (a single key must not throw out your cat).
+CHOICE_FIELDS = ("target", "seat", "with", "take")
+
+
+def asks(move: Move) -> bool:
+    """Whether the move names a target the player should see before it is made."""
+    return any(field in move for field in CHOICE_FIELDS)
+
+
+def hits_own_room(move: Move, view: View) -> bool:
+    """Whether the move throws out or takes a card of the player's own room."""
+    return "target" in move and ref_card(view, move["target"])[0] == view["seat"]
+
+
+def own_last(moves: list[Move], view: View) -> list[Move]:
+    """The moves in their order, those against the player's own room last."""
+    return sorted(moves, key=lambda m: hits_own_room(m, view))
 
 
 def _room(view: View, names: list[str], seat: object) -> str:
@@ -102,7 +122,9 @@ class Picker(OptionList):
             Option(Content(f"{i + 1 if i < 9 else ' '} {move_words(m, view, names)}"))
             for i, m in enumerate(moves)
         ]
-        super().__init__(*options, id="picker")
+        # No id: a list replaced by another is still leaving the DOM while the new one comes
+        # in, and two widgets may not share an id (`m` over an open list once crashed here).
+        super().__init__(*options)
         self.border_title = Content(title)
         self.border_subtitle = Content(tr("cg.picker.keys"))
 
@@ -111,12 +133,16 @@ class Picker(OptionList):
         self.post_message(self.Picked(self.moves[event.option_index]))
 
     def on_key(self, event: Any) -> None:
-        """1-9 pick the move with that number at once."""
+        """1-9 pick the move with that number at once (a number past the list says so; it
+        must not reach the hand hidden behind the list)."""
         if event.character and event.character.isdigit() and event.character != "0":
             index = int(event.character) - 1
+            event.stop()
+            event.prevent_default()
             if index < len(self.moves):
-                event.stop()
                 self.post_message(self.Picked(self.moves[index]))
+            else:
+                self.post_message(GameBoard.Hint(tr("cg.no.no_choice_n", n=len(self.moves))))
 
     def action_close(self) -> None:
         self.post_message(self.Closed())

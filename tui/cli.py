@@ -14,6 +14,7 @@ from engines import ENGINE_IDS, get_engine
 from net.discovery import DEFAULT_PORT, server_url
 from net.ssh.limits import SshLimits
 from net.table.session import BOT_LEVELS
+from net.wire import codes
 
 if TYPE_CHECKING:
     from net.ssh.server import SshConfig
@@ -210,8 +211,15 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE")
     _add_ssh_options(host)
 
-    join = sub.add_parser("join", help="join a game by its code")
-    join.add_argument("code", help="the join code, e.g. K7QX-9MPA-B3CD")
+    join = sub.add_parser(
+        "join", help="join a game by its code",
+        epilog=f"Without CODE the code comes from the environment variable {codes.CODE_ENV}, "
+        "else it is asked for (read from the first line of stdin when that is no terminal). "
+        "Any user of this machine can see a command line (ps), but not your environment; a "
+        "CODE given anyway is taken out of the process title.")
+    join.add_argument("code", nargs="?", default=None,
+                      help=f"the join code, e.g. K7QX-9MPA-B3CD (else ${codes.CODE_ENV}, "
+                      "else asked for)")
     join.add_argument("--server", type=_server, default=None,
                       help="the relay at HOST:PORT or ws:// URL")
     join.add_argument("--watch", action="store_true", help="watch as a spectator")
@@ -248,14 +256,22 @@ def _check_players(game: str, total: int) -> None:
         fail(str(exc))
 
 
-def _code(text: str) -> str:
-    """The join code, or one line and exit 2: no full-screen app for a code that cannot be."""
-    from net.wire import codes
+def _join_code(typed: str | None, retitle: bool) -> str:
+    """The join code (tui.join_code says from where), or one line and exit 2: no full-screen
+    app for a code that cannot be. `retitle`: take a typed code out of the process title."""
+    from tui import join_code
 
     try:
-        return codes.normalise_join(text)
+        if typed is not None:
+            if retitle:
+                join_code.hide(typed)
+            return codes.normalise_join(typed)
+        return join_code.from_environment() or join_code.prompted()
     except codes.BadCode as exc:
         fail(str(exc))
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        raise SystemExit(130) from None
 
 
 # What the terminal says after the app stopped on an error (Textual prints the error above).
@@ -351,7 +367,6 @@ def _join_app(args: argparse.Namespace) -> None:
     import asyncio
 
     from net.peer.remote import JoinError, RemoteLink
-    from net.wire import codes
     from tui import prefs
     from tui.app import TabletopApp
     from tui.screens.host import login_name
@@ -436,7 +451,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             raise SystemExit(run_host(args, options))
         _host_app(args, options)
     elif command == "join":
-        args.code = _code(args.code)
+        args.code = _join_code(args.code, retitle=argv is None)
         if args.bot:
             from net.headless import run_join
 

@@ -8,7 +8,7 @@ import logging
 import time
 from typing import TYPE_CHECKING, Any
 
-from net.relay import tokens
+from net.relay import addresses, tokens
 from net.relay.conns import Conn
 from net.relay.rooms import Room
 from net.wire import codes
@@ -69,8 +69,7 @@ class HostDesk:
                     relay.refuse(conn, exc, raw)
         finally:
             if room.host is conn:
-                room.host = None
-                room.host_gone_at = time.monotonic()
+                relay.rooms.detach(room)
                 relay.push(room.members.values(), encode("host_gone"))
 
     def _kick(self, room: Room, frame: Frame) -> None:
@@ -88,11 +87,12 @@ class HostDesk:
 
     def _open_room(self, conn: Conn, frame: Frame) -> Room | None:
         relay = self.relay
+        book = relay.rooms
         wanted, token = frame.get("code"), frame.get("host_token")
         if wanted is None:
             if not self._room_for(conn):
                 return None
-            room = self._new_room(relay.rooms.free_code(), conn.addr)
+            room = self._new_room(book.free_code(), conn)
         else:
             try:
                 code = codes.normalise(wanted)
@@ -104,44 +104,47 @@ class HostDesk:
                           "that code belongs to another host: reopening a room needs its host "
                           "token, and a new room gets a new code")
                 return None
-            room = relay.rooms.get(code)
-            if room is None:  # reopened after a relay restart: the signed token still holds
-                if not self._room_for(conn):
+            found = book.get(code)
+            if found is not None:  # its host is back: the room is its own, whatever the caps
+                if found.host is not None:
+                    relay.cut(found.host, "replaced", "the host reconnected elsewhere")
+                book.attach(found, conn)
+                room = found
+            else:  # the relay restarted, or closed the room meanwhile (see net.relay.rooms)
+                returning = book.returning(code)
+                if not self._room_for(conn, capped=not returning, make_space=returning):
                     return None
-                room = self._new_room(code, conn.addr)
-                room.used = True
-            elif room.host is not None:
-                relay.cut(room.host, "replaced", "the host reconnected elsewhere")
-        room.host = conn
+                room = self._new_room(code, conn)
         conn.room = room
         log.info("room %s opened by %s", tokens.log_name(room.code), conn.addr)
         return room
 
-    def _new_room(self, code: str, addr: str) -> Room:
+    def _new_room(self, code: str, host: Conn) -> Room:
         relay = self.relay
-        return relay.rooms.add(code, tokens.host_token(relay.secret, code), addr)
+        return relay.rooms.add(code, tokens.host_token(relay.secret, code), host)
 
-    def _room_for(self, conn: Conn) -> bool:
-        """Whether `conn` may open one more room: under its address's cap, and under the
-        global cap once the heaviest address gave up its oldest idle room."""
+    def _room_for(self, conn: Conn, capped: bool = True, make_space: bool = True) -> bool:
+        """Whether `conn` may open one more room: under its address's cap (if `capped`), and
+        under the relay's, where a room not in play may give up its place (only one nobody
+        is in, unless `make_space`). Refused with the true reason otherwise."""
         relay = self.relay
-        mine = relay.rooms.over_address_cap(conn.addr)
-        if mine is not None:
-            relay.cut(conn, "busy", f"this address has {mine} rooms open, the most it may; "
-                                    "close one first")
-            return False
-        if relay.rooms.full() and not self._evict():
-            relay.cut(conn, "busy", "this relay has no room for more rooms; try later")
-            return False
-        return True
-
-    def _evict(self) -> bool:
-        """Close the least recently active room of the address holding the most rooms."""
-        relay = self.relay
-        room = relay.rooms.evictable()
+        book = relay.rooms
+        if capped:
+            name, used = book.address_load(conn.addr)
+            if used >= relay.limits.rooms_per_address:
+                relay.cut(conn, "busy", f"{addresses.describe(name)} has {used} rooms in use, "
+                                        "the most one address may; close one or try later")
+                return False
+        if not book.full():
+            return True
+        now = time.monotonic()
+        room = book.evictable(now, empty_only=not make_space)
         if room is None:
+            relay.cut(conn, "busy", book.full_message(now))
             return False
-        self.close_room(room, "evicted", "the relay was full and this room was idle")
+        self.close_room(room, "evicted",
+                        "this relay is full and this room had no game in play: it was closed "
+                        "to make space")
         return True
 
     def _deliver(self, room: Room, items: list[Any]) -> None:

@@ -1,6 +1,6 @@
 """What a relay allows: the limits (tests tighten them, docs/protocol.md lists the defaults)
-and the bookkeeping that enforces the ones spanning connections: wrong codes per address and
-rooms per address."""
+and the bookkeeping that enforces wrong codes per address (rooms per address: net.relay.rooms).
+Both count an address as net.relay.addresses groups them."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from net.relay import addresses
 from net.wire.frames import MAX_FRAME
 
 
@@ -24,11 +25,12 @@ class Limits:
     players: int = 16  # connections per room that may take a seat (owners not counted)
     spectators: int = 16  # connections per room that only watch
     max_rooms: int = 10000
-    rooms_per_address: int = 50
+    rooms_per_address: int = 50  # rooms in use per address group (net.relay.rooms)
     hello_timeout: float = 10.0  # seconds to send "open" or "join" after connecting
     idle_timeout: float = 3600.0  # seconds without a frame or a pong before closing
-    room_grace: float = 900.0  # seconds a room somebody joined waits for a lost host
-    unused_grace: float = 10.0  # ... and a room nobody ever joined
+    room_grace: float = 900.0  # seconds a room waits for a lost host while somebody is in it
+    empty_grace: float = 60.0  # ... and once nobody is
+    play_quiet: float = 600.0  # a room with its host and peers is in play while frames pass
     ping_interval: float | None = 20.0
     ping_timeout: float | None = 20.0
     close_timeout: float = 2.0
@@ -45,7 +47,7 @@ class WrongCodeGuard:
     """Slows down addresses that keep trying codes: after a few misses every further wrong
     answer to that address waits, doubling each time, so guessing 40-bit codes is hopeless.
     Only wrong answers wait: a right code is never held up by others' guesses, which matters
-    on a shared machine where everybody is 127.0.0.1."""
+    on a shared machine, whose loopback addresses all count as one."""
 
     def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
         self.limits = limits
@@ -66,7 +68,7 @@ class WrongCodeGuard:
 
     def delay(self, addr: str) -> float:
         """How long the next wrong answer to `addr` waits."""
-        over = self._recent(addr) - self.limits.wrong_code_free
+        over = self._recent(addresses.group(addr)) - self.limits.wrong_code_free
         if over < 0:
             return 0.0
         return min(self.limits.wrong_code_max_delay, self.limits.wrong_code_delay * 2**over)
@@ -82,7 +84,7 @@ class WrongCodeGuard:
     def miss(self, addr: str) -> float:
         """Count a wrong code; returns how long this answer waits."""
         wait = self.delay(addr)
-        self._misses.setdefault(addr, deque()).append(self.clock())
+        self._misses.setdefault(addresses.group(addr), deque()).append(self.clock())
         return wait
 
     def prune(self) -> None:

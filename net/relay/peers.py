@@ -64,7 +64,6 @@ class PeerDesk:
                 return
         conn.cid = room.next_cid
         room.next_cid += 1
-        room.used = True
         conn.room = room
         conn.join_data = raw
         room.members[conn.cid] = conn

@@ -233,11 +233,8 @@ class Relay:
                 if now - conn.last_seen > self.limits.idle_timeout and not conn.probing:
                     conn.probing = True
                     self._spawn(self._probe(conn))
-            for room in self.rooms.all():
-                if room.host is None:
-                    grace = self.limits.room_grace if room.used else self.limits.unused_grace
-                    if now - room.host_gone_at > grace:
-                        self.hosts.close_room(room, "room_closed", "the host did not come back")
+            for room in self.rooms.expired(now):
+                self.hosts.close_room(room, "room_closed", "the host did not come back")
             self.guard.prune()
             self.secret_guard.prune()
 

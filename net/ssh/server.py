@@ -37,6 +37,7 @@ from net.ssh.door import TableDoor
 from net.ssh.keys import fingerprint, host_key, player_dir
 from net.ssh.limits import AddressRate, SshLimits, counted
 from net.ssh.session import DEFAULT_TERM, TableSession
+from net.wire import codes
 
 log = logging.getLogger("tabletop.sshd")
 T = TypeVar("T")
@@ -118,12 +119,17 @@ class SshTable:
         return None
 
     def child_argv(self, args: list[str]) -> list[str]:
-        server = ["--server", self.relay_url] if args[:1] == ["join"] else []
-        return [sys.executable, "-m", "tui.cli", *args, *server]
+        """The child's command line. `join CODE` loses its code, which every user of this
+        machine could read in the process list: it goes in the child's environment."""
+        if args[:1] == ["join"]:
+            return [sys.executable, "-m", "tui.cli", "join", *args[2:], "--server", self.relay_url]
+        return [sys.executable, "-m", "tui.cli", *args]
 
-    def child_env(self, visitor: Visitor, term: str, client_env: dict[str, str]) -> dict[str, str]:
+    def child_env(self, visitor: Visitor, term: str, client_env: dict[str, str],
+                  code: str | None = None) -> dict[str, str]:
         """A clean environment: the client's terminal and language, the player's own data
-        and settings directories, the table's relay; nothing else of ours or theirs."""
+        and settings directories, the table's relay, the join code if there is one; nothing
+        else of ours or theirs."""
         home = player_dir(visitor.identity)
         root = str(Path(net.__file__).resolve().parent.parent)
         python_path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)
@@ -141,6 +147,8 @@ class SshTable:
         }
         if rooms := os.environ.get("TABLETOP_TUI_ROOMS"):
             env["TABLETOP_TUI_ROOMS"] = rooms
+        if code is not None:
+            env[codes.CODE_ENV] = code
         for name, pattern in _PASSED_ENV.items():
             value = client_env.get(name, "")
             if re.fullmatch(pattern, value):

@@ -149,7 +149,8 @@ class TableSession(asyncssh.SSHServerSession[bytes]):
     async def _play(self, args: list[str]) -> None:
         assert self.chan is not None
         env = self.table.child_env(self.visitor, self.term or DEFAULT_TERM,
-                                   dict(self.chan.get_environment()))
+                                   dict(self.chan.get_environment()),
+                                   code=args[1] if args[:1] == ["join"] else None)
         try:
             self.child = await PtyChild.start(self.table.child_argv(args), env, *self.size,
                                               sink=self._output)

@@ -21,6 +21,9 @@ JOIN_LENGTH = LENGTH + SECRET_LENGTH
 BITS = LENGTH * 5  # 32 symbols = 5 bits each
 _CONFUSABLE = str.maketrans({"O": "0", "I": "1", "L": "1"})
 _IGNORED = str.maketrans("", "", " -_.\t")
+# Where `tabletop-tui join` also takes its code: a process's environment is readable by its own
+# user only, its command line (`ps`) by everyone on the machine.
+CODE_ENV = "TABLETOP_TUI_CODE"
 
 
 class BadCode(ValueError):

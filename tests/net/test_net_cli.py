@@ -10,10 +10,15 @@ import socket
 import sys
 from pathlib import Path
 
+import pyte
 from netsupport import TIMEOUT, Player
 from test_net_faults import to_act
 
+from net.host.hosting import HostPlan, open_room
 from net.peer.remote import RemoteLink
+from net.relay.server import Relay
+from net.ssh.pty import PtyChild
+from net.wire import codes
 
 CLI = [sys.executable, "-m", "tui.cli"]
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,9 +38,13 @@ def free_port() -> int:
             return port
 
 
-async def spawn(*args: str) -> asyncio.subprocess.Process:
+async def spawn(*args: str, env: dict[str, str] | None = None,
+                stdin: bool = False) -> asyncio.subprocess.Process:
+    """`tabletop-tui ARGS` as a process, with `env` added to ours and, if `stdin`, a pipe for
+    its input."""
     return await asyncio.create_subprocess_exec(
-        *CLI, *args, cwd=ROOT, env=dict(os.environ), stdout=asyncio.subprocess.PIPE,
+        *CLI, *args, cwd=ROOT, env={**os.environ, **(env or {})},
+        stdin=asyncio.subprocess.PIPE if stdin else None, stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
     )
 
@@ -68,6 +77,115 @@ async def test_headless_host_and_two_bot_peers_agree_on_the_result() -> None:
         assert lines == [host_lines[-1], "shuffles verified"]
     winners = host_lines[-1].split("winners [", 1)[1].rstrip("]").split(", ")
     assert winners and set(winners) <= {"Ann", "Bo", "Bot 1"}, host_lines[-1]
+
+
+def command_line(proc: asyncio.subprocess.Process) -> str:
+    """What every user of the machine reads as the process's command line (`ps`)."""
+    raw = Path(f"/proc/{proc.pid}/cmdline").read_bytes()
+    return raw.rstrip(b"\0").replace(b"\0", b" ").decode()
+
+
+async def test_a_join_code_from_the_command_line_the_environment_or_stdin_never_shows_in_ps(
+) -> None:
+    host = await spawn("host", "schoene", "--headless", "--bots", "1", "--seats", "4",
+                       "--port", "0")
+    procs = [host]
+    try:
+        code = await first_line(host)
+        typed = await spawn("join", code.lower(), "--bot", "random", "--name", "Ann")
+        procs.append(typed)
+        assert typed.stderr is not None
+        async with asyncio.timeout(TIMEOUT):
+            joined = (await typed.stderr.readline()).decode()
+        assert "joined" in joined, joined
+        # Running, and its command line names no code: the one typed is out of the title.
+        assert command_line(typed) == " ".join(
+            [*CLI, "join", "[code hidden]", "--bot", "random", "--name", "Ann"])
+        procs.append(await spawn("join", "--bot", "random", "--name", "Bo",
+                                 env={codes.CODE_ENV: code.lower()}))
+        piped = await spawn("join", "--bot", "random", "--name", "Cy", stdin=True)
+        procs.append(piped)
+        assert piped.stdin is not None
+        piped.stdin.write(f"{code}\n".encode())
+        await piped.stdin.drain()
+        piped.stdin.close()
+        results = [await outcome(p) for p in procs]
+        for rc, _, err in results:
+            assert rc == 0, err
+        host_lines = results[0][1]
+        for _, lines, _ in results[1:]:
+            assert lines == [host_lines[-1], "shuffles verified"]
+    finally:
+        for proc in procs:
+            if proc.returncode is None:
+                proc.kill()
+                await proc.wait()
+
+
+class Terminal:
+    """A process on a pseudo-terminal of its own, read through a terminal emulator."""
+
+    def __init__(self) -> None:
+        self.screen = pyte.Screen(100, 30)
+        self.stream = pyte.ByteStream(self.screen)
+        self.changed = asyncio.Event()
+        self.child: PtyChild | None = None
+
+    async def start(self, *args: str) -> PtyChild:
+        env = {**os.environ, "TERM": "xterm-256color", "PYTHONPATH": str(ROOT)}
+        Path(env["TABLETOP_TUI_HOME"]).mkdir(parents=True, exist_ok=True)
+        self.child = await PtyChild.start([*CLI, *args], env, 100, 30, self.hear)
+        return self.child
+
+    def hear(self, data: bytes) -> None:
+        self.stream.feed(data)
+        self.changed.set()
+
+    def text(self) -> str:
+        return "\n".join(line.rstrip() for line in self.screen.display)
+
+    async def shows(self, what: str, times: int = 1) -> None:
+        try:
+            async with asyncio.timeout(TIMEOUT):
+                while self.text().count(what) < times:
+                    self.changed.clear()
+                    await self.changed.wait()
+        except TimeoutError:
+            raise AssertionError(f"no {what!r} on the screen:\n{self.text()}") from None
+
+
+async def test_join_without_a_code_asks_for_it_on_the_terminal_before_the_app(
+    relay: Relay,
+) -> None:
+    room = await open_room(HostPlan("schoene", 3, server=relay.url))
+    terminal = Terminal()
+    child = await terminal.start("join", "--name", "Ann", "--server", relay.url)
+    try:
+        await terminal.shows("Join code (e.g. K7QX-9MPA-B3CD):")
+        child.write(b"K7QX-9MPA\r")  # one that cannot be: said, and asked again
+        await terminal.shows("Join code (e.g. K7QX-9MPA-B3CD):", times=2)
+        assert "now have 12 symbols" in terminal.text()
+        child.write(room.host.display_code.lower().encode() + b"\r")
+        await terminal.shows("Waiting for the host to start")
+        async with asyncio.timeout(TIMEOUT):
+            while "Ann" not in [s["name"] for s in room.host.seat_list()]:
+                await asyncio.sleep(0.05)
+    finally:
+        await child.hang_up()
+        await room.close()
+
+
+async def test_a_join_code_that_is_missing_or_wrong_is_one_line() -> None:
+    silent = await spawn("join", "--bot", "random", stdin=True)
+    assert silent.stdin is not None
+    silent.stdin.close()
+    rc, _, err = await outcome(silent)
+    assert rc == 2 and "no join code" in err and codes.CODE_ENV in err
+    rc, _, err = await outcome(await spawn("join", "--bot", "random",
+                                           env={codes.CODE_ENV: "K7QX-9MP"}))
+    assert rc == 2 and err.startswith(f"tabletop-tui: {codes.CODE_ENV}: ") and "12" in err
+    rc, out, _ = await outcome(await spawn("join", "--help"))
+    assert rc == 0 and codes.CODE_ENV in " ".join(out)
 
 
 async def test_a_wrong_code_ends_with_a_clear_message() -> None:

@@ -20,7 +20,7 @@ from netsupport import TIMEOUT, Player, Raw
 from test_net_cli import spawn
 from test_net_faults import close_all, to_act
 from test_net_game import finish, open_table
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import connect
 
 from net import discovery
 from net.host.authority import NetHost
@@ -118,42 +118,7 @@ async def test_the_host_says_yes_and_the_token_still_wins(relay: Relay) -> None:
         await close_all(host, pia, per)
 
 
-# -- 2. one address must not lock a relay ----------------------------------------------------------
-async def open_raw(relay: Relay, source: str) -> tuple[ClientConnection, dict[str, Any]]:
-    ws = await connect(relay.url, local_addr=(source, 0))
-    await ws.send(encode("open", seq=1, code=None, host_token=None))
-    return ws, msgpack.unpackb(await ws.recv(), raw=False)
-
-
-async def test_one_address_cannot_fill_the_relay() -> None:
-    relay = Relay(Limits(rooms_per_address=3, max_rooms=4, unused_grace=0.2, sweep_every=0.05))
-    await relay.start()
-    held: list[ClientConnection] = []
-    try:
-        for _ in range(3):
-            ws, frame = await open_raw(relay, "127.0.0.2")
-            assert frame["t"] == "opened"
-            held.append(ws)
-        ws, frame = await open_raw(relay, "127.0.0.2")
-        assert frame["code"] == "busy" and "this address" in frame["message"]
-        # Busy for that address is not busy for another one.
-        mine, frame = await open_raw(relay, "127.0.0.1")
-        assert frame["t"] == "opened"
-        # The relay is full now: the next room evicts the heaviest address's oldest room.
-        other, frame = await open_raw(relay, "127.0.0.3")
-        assert frame["t"] == "opened"
-        evicted = msgpack.unpackb(await held[0].recv(), raw=False)
-        assert evicted["code"] == "evicted"
-        # Rooms nobody joined expire seconds after their host leaves.
-        for ws in held[1:]:
-            await ws.close()
-        async with asyncio.timeout(TIMEOUT):
-            while len(relay.rooms) > 2:
-                await asyncio.sleep(0.05)
-        await mine.close()
-        await other.close()
-    finally:
-        await relay.stop()
+# -- 2. one address must not lock a relay: tests/net/test_relay_caps.py ------------------------
 
 
 # -- 3. code squatting after a relay restart -------------------------------------------------------

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import re
+import sys
+from pathlib import Path
 
 import asyncssh
 from ssh_support import OpenTable, Player, code_on, connect
 
 from net.host.hosting import HostPlan, open_room
 from net.relay.server import Relay
+from net.wire import codes
 
 TURNS = 200  # more than any game of Schöne Sch#!?e takes when every person takes the card
 
@@ -113,6 +116,29 @@ async def test_a_dropped_player_gets_the_seat_back_with_the_same_key(
     finally:
         for player in players:
             await player.close()
+        await room.close()
+
+
+async def test_a_join_over_ssh_keeps_the_code_out_of_the_process_list(
+    open_table: OpenTable, relay: Relay,
+) -> None:
+    """Every user of the machine can read a process's command line; only its own user (the
+    table's) its environment. The child app gets the code in the latter."""
+    table = await open_table()
+    room = await open_room(HostPlan("schoene", 3, server=relay.url))
+    code = room.host.display_code
+    bob = await connect(table.port, "bob", command=f"watch {code.lower()}")
+    try:
+        await bob.wait_for("Waiting for the host to start", "bob's lobby")
+        (session,) = table.sessions
+        assert session.child is not None
+        proc = Path(f"/proc/{session.child.pid}")
+        assert (proc / "cmdline").read_bytes().split(b"\0")[:-1] == [
+            arg.encode() for arg in (sys.executable, "-m", "tui.cli", "join", "--watch",
+                                     "--server", relay.url)]
+        assert f"{codes.CODE_ENV}={code}".encode() in (proc / "environ").read_bytes().split(b"\0")
+    finally:
+        await bob.close()
         await room.close()
 
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from net.relay import addresses, tokens
 from net.relay.conns import Conn
+from net.relay.limits import guessing
 from net.relay.rooms import Room
 from net.wire import codes
 from net.wire.frames import HOST_FRAMES, Frame, ProtocolError, encode
@@ -80,7 +81,7 @@ class HostDesk:
         member = room.members.get(frame["cid"])
         if member is not None:
             if code == "wrong_code":  # a guess at the secret: its address slows down
-                relay.secret_guard.miss(f"{member.addr} {room.code}")
+                relay.secret_guard.miss(guessing(member.addr, room.code))
             wait = frame.get("retry_after")
             relay.cut(member, code, frame["reason"] or "the host closed your connection",
                       **({} if wait is None else {"retry_after": wait}))

@@ -43,6 +43,11 @@ class Limits:
     wrong_code_max_delay: float = 10.0
 
 
+def guessing(addr: str, room: str) -> str:
+    """What wrong secrets are counted under: the address group and the room guessed at."""
+    return f"{addresses.group(addr)} {room}"
+
+
 class WrongCodeGuard:
     """Slows down addresses that keep trying codes: after a few misses every further wrong
     answer to that address waits, doubling each time, so guessing 40-bit codes is hopeless.

@@ -17,6 +17,7 @@ import asyncio
 from typing import TYPE_CHECKING
 
 from net.relay.conns import Conn
+from net.relay.limits import guessing
 from net.relay.rooms import Room
 from net.wire import codes, resume
 from net.wire.frames import FIRST_PEER_FRAMES, PEER_FRAMES, Frame, ProtocolError
@@ -57,8 +58,7 @@ class PeerDesk:
             who = "spectators" if conn.watch else "players"
             relay.cut(conn, "room_full", f"room {codes.display(code)} has no room for more {who}")
             return
-        guessed = f"{conn.addr} {code}"
-        if frame["t"] == "join" and (wait := relay.secret_guard.penalty(guessed)):
+        if frame["t"] == "join" and (wait := relay.secret_guard.penalty(guessing(conn.addr, code))):
             await asyncio.sleep(wait)  # this address guessed this room's secret: it waits
             if conn.fatal:
                 return

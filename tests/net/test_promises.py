@@ -17,7 +17,7 @@ from net.host.authority import NetHost
 from net.peer import remote
 from net.peer.remote import JoinError, RemoteLink
 from net.relay.conns import Conn
-from net.relay.limits import Limits
+from net.relay.limits import Limits, guessing
 from net.relay.server import Relay
 from net.wire import resume
 from net.wire.frames import Frame, decode, encode
@@ -215,8 +215,9 @@ async def test_an_address_guessing_a_rooms_secret_is_slowed_and_nobody_else() ->
         for _ in range(3):
             with pytest.raises(JoinError):
                 await RemoteLink(wrong, "Eve", server=relay.url, remember=False).connect()
-        assert relay.secret_guard.penalty(f"127.0.0.1 {host.room}") == 1.0
-        assert relay.secret_guard.penalty(f"127.0.0.1 {other.room}") == 0.0
+        assert relay.secret_guard.penalty(guessing("127.0.0.1", host.room)) == 1.0
+        assert relay.secret_guard.penalty(guessing("127.0.0.9", host.room)) == 1.0  # 127/8: one
+        assert relay.secret_guard.penalty(guessing("127.0.0.1", other.room)) == 0.0
         async with asyncio.timeout(0.8):  # another room of the same machine: no wait at all
             vic = RemoteLink(other.code, "Vic", server=relay.url, watch=True, remember=False)
             await vic.connect()

@@ -1,12 +1,12 @@
 """End-to-end encryption between the host and each peer: the relay carries, never reads.
 
 The join code's last four symbols (`codes.split`) never reach the relay. Host and peer run
-SPAKE2 keyed by the whole code (`spake2`, as magic-wormhole does) through the relay, so
-each side learns a shared secret only if both typed the same code, and a relay that guesses
-gets one online try per exchange and nothing to test guesses against offline. From that
-secret HKDF-SHA256 derives one key per direction; every payload after it travels sealed with
-ChaCha20-Poly1305 under a counter nonce, and the receiver takes only the next counter, so a
-frame the relay tampered with, replayed or moved ahead is refused and changes nothing.
+SPAKE2 keyed by the whole code (net.wire.pake, the protocol magic-wormhole uses) through the
+relay, so each side learns a shared secret only if both typed the same code, and a relay that
+guesses gets one online try per exchange and nothing to test guesses against offline. From
+that secret HKDF-SHA256 derives one key per direction; every payload after it travels sealed
+with ChaCha20-Poly1305 under a counter nonce, and the receiver takes only the next counter, so
+a frame the relay tampered with, replayed or moved ahead is refused and changes nothing.
 
 `Crypto` is the whole cryptographic surface the host and client use (exchange plus
 channel), so a benchmark can swap in a null one and measure what encryption costs.
@@ -15,23 +15,16 @@ docs/protocol.md ("End-to-end encryption") is the normative description.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Protocol
+from typing import Any, Protocol
 
 import msgpack
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
-from spake2 import SPAKE2_A, SPAKE2_B
-from spake2.spake2 import (
-    DefaultParams,
-    OnlyCallFinishOnce,
-    OnlyCallStartOnce,
-    ReflectionThwarted,
-)
 
-from net.wire import edwards
 from net.wire.frames import VERSION, ProtocolError, unpack
+from net.wire.pake import SIDE_A, SIDE_B, BadMessage, Spake2
 
 ID_PEER, ID_HOST = b"tabletop-tui peer", b"tabletop-tui host"
 TO_PEER, TO_HOST = b"host to peer", b"peer to host"  # the two directions, in KDF and AAD
@@ -119,71 +112,19 @@ class SealedChannel:
         return payload
 
 
-class _Fast:
-    """The `spake2` package's SPAKE2 (its parameters, password scalar, messages, transcript and
-    key) with net.wire.edwards doing the arithmetic, about five times faster. Two choices beyond the
-    package's: the secret scalar is clamped like an X25519 key, a multiple of 8, so the shared
-    point is K = x·(Y - w·N) with the cofactor cleared as RFC 9382 does, in place of the
-    package's slower check that Y lies in the prime-order subgroup (a small-order part of Y
-    then changes nothing; a Y of small order fails); and the password's unblinding point is
-    worked out in `start`, since it depends on nothing the other side sends. Keys agree with
-    the package's own side: tests/net/test_e2e_channel.py holds them to it."""
-
-    blinding: ClassVar[edwards.FixedBase]  # my_blinding() as a table: M for A, N for B
-    unblinding: ClassVar[edwards.FixedBase]
-
-    def start(self) -> bytes:
-        side: Any = self
-        if side._started:
-            raise OnlyCallStartOnce("start() can only be called once")
-        side._started = True
-        self._x = edwards.clamp(side.entropy_f(32))
-        mine = self.blinding.add_multiple(edwards.times_clamped(self._x, _BASE), side.pw_scalar)
-        side.outbound_message = edwards.encode(mine)
-        self._unblinding = self.unblinding.add_multiple(edwards.IDENTITY,
-                                                        -side.pw_scalar % edwards.L)
-        message: bytes = side.side + side.outbound_message
-        return message
-
-    def finish(self, inbound_side_and_message: bytes) -> bytes:
-        side: Any = self
-        if side._finished:
-            raise OnlyCallFinishOnce("finish() can only be called once")
-        side._finished = True
-        side.inbound_message = side._extract_message(inbound_side_and_message)
-        inbound = edwards.decode(side.inbound_message)
-        if edwards.encode(inbound) == side.outbound_message:
-            raise ReflectionThwarted
-        shared = edwards.times_clamped(self._x, edwards.add(inbound, self._unblinding))
-        key: bytes = side._finalize(edwards.encode(shared))
-        return key
-
-
-_BASE = DefaultParams.group.Base.XYTZ
-_M, _N = edwards.FixedBase(DefaultParams.M.XYTZ), edwards.FixedBase(DefaultParams.N.XYTZ)
-
-
-class Spake2Peer(_Fast, SPAKE2_A):
-    """SPAKE2 side A."""
-
-    blinding, unblinding = _M, _N
-
-
-class Spake2Host(_Fast, SPAKE2_B):
-    """SPAKE2 side B."""
-
-    blinding, unblinding = _N, _M
-
-
 class _Spake2Exchange:
-    def __init__(self, side: Any, room: str, mine: bytes, theirs: bytes) -> None:
-        self._side, self._room, self._mine, self._theirs = side, room, mine, theirs
-        self.message: bytes = side.start()
+    """One side's exchange (`Spake2`) and, once it finishes, the channel its key gives."""
+
+    def __init__(self, side: bytes, room: str, secret: str) -> None:
+        self._spake2 = Spake2(side, password(room, secret), ID_PEER, ID_HOST)
+        self._room = room
+        self._mine, self._theirs = (TO_HOST, TO_PEER) if side == SIDE_A else (TO_PEER, TO_HOST)
+        self.message = self._spake2.message
 
     def finish(self, theirs: bytes) -> Channel:
         try:
-            shared = self._side.finish(theirs)
-        except Exception as exc:  # spake2 raises several types for a message that is no point
+            shared = self._spake2.finish(theirs)
+        except BadMessage as exc:
             raise ProtocolError("bad_pake", f"not a valid key-exchange message ({exc})") from None
         return SealedChannel(derive(shared, self._room, self._mine),
                              derive(shared, self._room, self._theirs), self._mine, self._theirs)
@@ -201,12 +142,10 @@ class Spake2Crypto:
     """SPAKE2 (peer = side A, host = side B) plus ChaCha20-Poly1305: what the product uses."""
 
     def peer_exchange(self, room: str, secret: str) -> Exchange:
-        side = Spake2Peer(password(room, secret), idA=ID_PEER, idB=ID_HOST)
-        return _Spake2Exchange(side, room, TO_HOST, TO_PEER)
+        return _Spake2Exchange(SIDE_A, room, secret)
 
     def host_exchange(self, room: str, secret: str) -> Exchange:
-        side = Spake2Host(password(room, secret), idA=ID_PEER, idB=ID_HOST)
-        return _Spake2Exchange(side, room, TO_PEER, TO_HOST)
+        return _Spake2Exchange(SIDE_B, room, secret)
 
 
 CRYPTO: Crypto = Spake2Crypto()

@@ -7,6 +7,8 @@ guesses gets one online try per exchange and nothing to test guesses against off
 that secret HKDF-SHA256 derives one key per direction; every payload after it travels sealed
 with ChaCha20-Poly1305 under a counter nonce, and the receiver takes only the next counter, so
 a frame the relay tampered with, replayed or moved ahead is refused and changes nothing.
+Payloads are padded to a few fixed sizes before sealing, so that the length of a frame does
+not tell the relay which card a move played or what a view holds.
 
 `Crypto` is the whole cryptographic surface the host and client use (exchange plus
 channel), so a benchmark can swap in a null one and measure what encryption costs.
@@ -23,7 +25,7 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-from net.wire.frames import VERSION, ProtocolError, unpack
+from net.wire.frames import MAX_FRAME, VERSION, ProtocolError, unpack
 from net.wire.pake import SIDE_A, SIDE_B, BadMessage, Spake2
 
 ID_PEER, ID_HOST = b"tabletop-tui peer", b"tabletop-tui host"
@@ -31,6 +33,15 @@ TO_PEER, TO_HOST = b"host to peer", b"peer to host"  # the two directions, in KD
 WRONG_CODE = "wrong join code: check the last four symbols"
 NONCE_BYTES = 12
 TAG_BYTES = 16  # what sealing adds to every payload
+# Every sealed plaintext is padded to one of these sizes, so that a frame's length says next to
+# nothing of what it holds: every move and hello (and a short chat line) fills 512 bytes,
+# a table update mostly 2 or 8 KiB.
+# A peer's largest leaves its sealed frame (tag and envelope too) under the relay's MAX_FRAME;
+# the host's, batched behind up to 96 KiB of others (net.host.uplink), under the relay's
+# 4 x MAX_FRAME for a host. Larger payloads go as they are: padding never makes a frame too big.
+PEER_BUCKETS = (512, 2048, 8192, 32768, MAX_FRAME - 4096)
+BUCKETS = {TO_HOST: PEER_BUCKETS, TO_PEER: (*PEER_BUCKETS, 2 * MAX_FRAME)}
+LENGTH_BYTES = 4  # the body's length, in front of it
 
 
 class Refused(ProtocolError):
@@ -54,6 +65,28 @@ def aad(direction: bytes, n: int) -> bytes:
     return b"tabletop-tui v%d sealed " % VERSION + direction + b" " + n.to_bytes(8, "big")
 
 
+def padded_size(size: int, buckets: tuple[int, ...]) -> int:
+    """How long a plaintext of `size` bytes (length prefix included) is sealed: the smallest
+    bucket that holds it; over the largest, as it is."""
+    return next((bucket for bucket in buckets if bucket >= size), size)
+
+
+def pad(body: bytes, buckets: tuple[int, ...]) -> bytes:
+    """`body` behind its length (4 bytes, big-endian), then zeros up to its bucket."""
+    size = LENGTH_BYTES + len(body)
+    return len(body).to_bytes(LENGTH_BYTES, "big") + body + bytes(padded_size(size, buckets) - size)
+
+
+def unpad(plain: bytes, buckets: tuple[int, ...]) -> bytes:
+    """The body `pad` put in `plain`; ProtocolError (malformed) for any other padding."""
+    end = LENGTH_BYTES + int.from_bytes(plain[:LENGTH_BYTES], "big")
+    if (len(plain) < LENGTH_BYTES or end > len(plain) or len(plain) != padded_size(end, buckets)
+            or plain.count(0, end) != len(plain) - end):
+        raise ProtocolError("malformed", "a sealed payload is not padded as the protocol says: "
+                                         "refused")
+    return plain[LENGTH_BYTES:end]
+
+
 class Channel(Protocol):
     """A sealed two-way channel: `seal` what this side sends, `open` what it receives;
     `expected` is the counter of the next frame it will open (0: it has opened none)."""
@@ -75,7 +108,8 @@ class Exchange(Protocol):
 
 
 class SealedChannel:
-    """ChaCha20-Poly1305 with a counter per direction, from 0; nonce = counter, big-endian."""
+    """ChaCha20-Poly1305 with a counter per direction, from 0; nonce = counter, big-endian;
+    each payload padded to a bucket of its direction."""
 
     def __init__(self, send_key: bytes, recv_key: bytes, send_dir: bytes, recv_dir: bytes):
         self._send, self._recv = ChaCha20Poly1305(send_key), ChaCha20Poly1305(recv_key)
@@ -85,7 +119,7 @@ class SealedChannel:
 
     def seal(self, payload: dict[str, Any]) -> tuple[int, bytes]:
         n = self.sent
-        plain = msgpack.packb(payload, use_bin_type=True)
+        plain = pad(msgpack.packb(payload, use_bin_type=True), BUCKETS[self._send_dir])
         data = self._send.encrypt(n.to_bytes(NONCE_BYTES, "big"), plain, aad(self._send_dir, n))
         self.sent += 1
         return n, data
@@ -106,7 +140,7 @@ class SealedChannel:
         # Authentic: the counter moves on even if the sender's payload is no good (that is
         # the sender's fault, not the relay's, and a stuck counter would refuse all that comes).
         self.expected += 1
-        payload = unpack(plain)
+        payload = unpack(unpad(plain, BUCKETS[self._recv_dir]))
         if not isinstance(payload, dict) or not isinstance(payload.get("t"), str):
             raise ProtocolError("malformed", "a sealed payload must be a map with a string 't'")
         return payload

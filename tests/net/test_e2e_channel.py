@@ -9,6 +9,9 @@ from typing import Any
 
 import msgpack
 import pytest
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from netsupport import TIMEOUT, Player, Raw
 from test_net_cli import outcome, spawn
 from websockets.asyncio.client import connect
@@ -22,6 +25,7 @@ from net.relay.server import Relay
 from net.wire import codes
 from net.wire.channel import CRYPTO, WRONG_CODE, Refused
 from net.wire.frames import VERSION, ProtocolError, decode, encode
+from net.wire.pake import SIDE_B, Spake2
 
 
 def flip(data: bytes) -> bytes:
@@ -45,6 +49,40 @@ async def test_exchange_gives_both_sides_the_same_keys_and_a_wrong_code_other_on
     with pytest.raises(Refused) as refused:
         stranger.open(*other.finish(wrong.message).seal({"t": "hello"}))
     assert refused.value.code == "tampered"
+
+
+def test_a_sealed_frame_is_made_as_the_protocol_document_says() -> None:
+    """docs/protocol.md's recipe, by hand: the host's side of SPAKE2 gives K, HKDF of K gives
+    each direction's key, and a frame is ChaCha20-Poly1305 under the counter's nonce and the
+    AAD, of the body's length, the msgpack body and zeros up to the bucket."""
+    room, secret = "K7QX9MPA", "B3CD"
+    peer = CRYPTO.peer_exchange(room, secret)
+    host = Spake2(SIDE_B, f"tabletop-tui v{VERSION} {room}{secret}".encode(),
+                  b"tabletop-tui peer", b"tabletop-tui host")
+    channel = peer.finish(host.message)
+    k = host.finish(peer.message)
+
+    def key(direction: bytes) -> ChaCha20Poly1305:
+        info = b"tabletop-tui v%d " % VERSION + direction
+        return ChaCha20Poly1305(HKDF(hashes.SHA256(), 32, room.encode(), info).derive(k))
+
+    def nonce_aad(direction: bytes, n: int) -> tuple[bytes, bytes]:
+        aad = b"tabletop-tui v%d sealed " % VERSION + direction + b" " + n.to_bytes(8, "big")
+        return n.to_bytes(12, "big"), aad
+
+    move = {"t": "move", "seat": 1, "state_no": 9, "move": {"type": "play", "card": "fee"}}
+    for n in range(2):
+        sealed_n, data = channel.seal(move)
+        nonce, aad = nonce_aad(b"peer to host", n)
+        plain = key(b"peer to host").decrypt(nonce, data, aad)
+        body = msgpack.packb(move, use_bin_type=True)
+        assert sealed_n == n and len(data) == 512 + 16
+        assert plain == len(body).to_bytes(4, "big") + body + bytes(512 - 4 - len(body))
+    body = msgpack.packb({"t": "notice", "text": "hi"})
+    plain = len(body).to_bytes(4, "big") + body + bytes(512 - 4 - len(body))
+    nonce, aad = nonce_aad(b"host to peer", 0)
+    assert channel.open(0, key(b"host to peer").encrypt(nonce, plain, aad)) == {
+        "t": "notice", "text": "hi"}
 
 
 def test_a_message_that_is_no_exchange_message_fails_it() -> None:

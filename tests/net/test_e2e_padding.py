@@ -202,6 +202,9 @@ class Sealed:
 
         sealing.seal = keep  # type: ignore[method-assign]
 
+    def played(self) -> set[str]:
+        return {str(what) for t, what in self.kinds.values() if t == "move"}
+
 
 def carried(relay: RecordingRelay) -> tuple[dict[int, dict[int, int]], dict[int, dict[int, int]]]:
     """Per connection id, the length of the sealed data of every frame the relay forwarded
@@ -240,10 +243,10 @@ class Lengths:
 
 async def test_a_relay_cannot_tell_the_card_a_move_played_from_its_length() -> None:
     """Zwergenamulett: two peers play random cards until one of them has played every kind
-    (each game on a fresh recording relay). All of that peer's moves, whichever card, are one
-    length, a bucket's; the updates the host sent both peers (holding different hands) and
-    everything else sealed come in bucket lengths only. Unpadded, a move's length named the
-    card for five of the nine kinds."""
+    (in one game or more, each on a fresh recording relay). All of that peer's moves,
+    whichever card, are one length, a bucket's; the updates the host sent both peers (holding
+    different hands) and everything else sealed come in bucket lengths only. Unpadded, a
+    move's length named the card for five of the nine kinds."""
     seen = Lengths()
     for seed in range(1, 6):
         relay = RecordingRelay(Limits(sweep_every=0.5))
@@ -265,8 +268,8 @@ async def test_a_relay_cannot_tell_the_card_a_move_played_from_its_length() -> N
 
 
 async def play_zwerg(relay: RecordingRelay, seed: int, seen: Lengths) -> None:
-    """One game: the host's own seat, Pia and Per over the relay, a bot; what the relay
-    carried goes to `seen`."""
+    """One game (until its end, or until Pia has played every card kind): the host's own
+    seat, Pia and Per over the relay, a bot; what the relay carried goes to `seen`."""
     host = NetHost("zwergenamulett", 4, relay_url=relay.url, host_name="Hana", bot_delay=0,
                    seed=seed, keep_record=False)
     code = await host.open()
@@ -285,8 +288,9 @@ async def play_zwerg(relay: RecordingRelay, seed: int, seen: Lengths) -> None:
     sent = {name: Sealed(host.uplink.channels[cid]) for name, cid in cids.items()}
     try:
         host.start()
-        async with asyncio.timeout(TIMEOUT * 3):
-            await asyncio.gather(me.done.wait(), *(p.done.wait() for p in peers))
+        async with asyncio.timeout(TIMEOUT * 3):  # the whole game, or until Pia played all
+            while not (seen.played | pia.played() >= set(CARD_IDS) or peers[0].done.is_set()):
+                await asyncio.sleep(0.05)
     finally:
         await asyncio.gather(*(link.close() for link in links))
         await host.close()

@@ -33,13 +33,14 @@ import time
 from pathlib import Path
 from typing import Any
 
+import msgpack
 from websockets.asyncio.client import ClientConnection, connect
 
 from bench.null_crypto import NULL
 from net.host.authority import NetHost
 from net.peer.remote import RemoteLink
 from net.table.link import Message
-from net.wire.channel import CRYPTO, TAG_BYTES, Crypto
+from net.wire.channel import BUCKETS, CRYPTO, TAG_BYTES, TO_PEER, Crypto, pad
 from net.wire.frames import decode, encode, unpack
 
 ROOMS = 200
@@ -49,9 +50,10 @@ BUSY_SECONDS = 60.0  # the busy-rooms window; `--seconds` shortens it for a quic
 
 
 def sealed(seq: int | None, n: int, t: str, **fields: Any) -> bytes:
-    """A raw load generator's stand-in for a sealed frame: as long as the real one (payload
-    plus tag), opaque to the relay just the same; nobody opens it."""
-    size = len(encode(t, **fields)) + TAG_BYTES
+    """A raw load generator's stand-in for a sealed frame: as long as the real one (padded
+    payload plus tag), opaque to the relay just the same; nobody opens it."""
+    plain = pad(msgpack.packb({"t": t, **fields}, use_bin_type=True), BUCKETS[TO_PEER])
+    size = len(plain) + TAG_BYTES
     return encode("sealed", n=n, data=bytes(size), **({} if seq is None else {"seq": seq}))
 
 

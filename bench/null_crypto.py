@@ -9,16 +9,18 @@ from typing import Any
 
 import msgpack
 
-from net.wire.channel import TAG_BYTES, Channel
+from net.wire.channel import BUCKETS, TAG_BYTES, TO_PEER, Channel, pad, unpad
 from net.wire.frames import unpack
 
 # As long as a real SPAKE2 message (33 bytes), so the frames keep their size.
 _MESSAGE = bytes(33)
+_BUCKETS = BUCKETS[TO_PEER]
 
 
 class NullChannel:
-    """Counts like the real channel; the payload goes as plain msgpack, padded by a tag's
-    worth of zeros so frame sizes match."""
+    """Counts and pads like the real channel (the host's buckets both ways: a peer's payloads
+    never reach the one bucket only the host has); the padded payload goes in the clear,
+    followed by a tag's worth of zeros, so frame sizes match."""
 
     def __init__(self) -> None:
         self.sent = 0
@@ -27,11 +29,12 @@ class NullChannel:
 
     def seal(self, payload: dict[str, Any]) -> tuple[int, bytes]:
         self.sent += 1
-        return self.sent - 1, msgpack.packb(payload, use_bin_type=True) + bytes(TAG_BYTES)
+        plain = pad(msgpack.packb(payload, use_bin_type=True), _BUCKETS)
+        return self.sent - 1, plain + bytes(TAG_BYTES)
 
     def open(self, n: int, data: bytes) -> dict[str, Any]:
         self.expected += 1
-        payload: dict[str, Any] = unpack(data[:-TAG_BYTES])
+        payload: dict[str, Any] = unpack(unpad(data[:-TAG_BYTES], _BUCKETS))
         return payload
 
 

@@ -1,12 +1,14 @@
 """End-to-end encryption between the host and each peer: the relay carries, never reads.
 
 The join code's last four symbols (`codes.split`) never reach the relay. Host and peer run
-SPAKE2 keyed by the whole code (`spake2`, as magic-wormhole does) through the relay, so
-each side learns a shared secret only if both typed the same code, and a relay that guesses
-gets one online try per exchange and nothing to test guesses against offline. From that
-secret HKDF-SHA256 derives one key per direction; every payload after it travels sealed with
-ChaCha20-Poly1305 under a counter nonce, and the receiver takes only the next counter, so a
-frame the relay tampered with, replayed or moved ahead is refused and changes nothing.
+SPAKE2 keyed by the whole code (net.wire.pake, the protocol magic-wormhole uses) through the
+relay, so each side learns a shared secret only if both typed the same code, and a relay that
+guesses gets one online try per exchange and nothing to test guesses against offline. From
+that secret HKDF-SHA256 derives one key per direction; every payload after it travels sealed
+with ChaCha20-Poly1305 under a counter nonce, and the receiver takes only the next counter, so
+a frame the relay tampered with, replayed or moved ahead is refused and changes nothing.
+Payloads are padded to a few fixed sizes before sealing, so that the length of a frame does
+not tell the relay which card a move played or what a view holds.
 
 `Crypto` is the whole cryptographic surface the host and client use (exchange plus
 channel), so a benchmark can swap in a null one and measure what encryption costs.
@@ -15,29 +17,31 @@ docs/protocol.md ("End-to-end encryption") is the normative description.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Protocol
+from typing import Any, Protocol
 
 import msgpack
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
-from spake2 import SPAKE2_A, SPAKE2_B
-from spake2.spake2 import (
-    DefaultParams,
-    OnlyCallFinishOnce,
-    OnlyCallStartOnce,
-    ReflectionThwarted,
-)
 
-from net.wire import edwards
-from net.wire.frames import VERSION, ProtocolError, unpack
+from net.wire.frames import MAX_FRAME, VERSION, ProtocolError, unpack
+from net.wire.pake import SIDE_A, SIDE_B, BadMessage, Spake2
 
 ID_PEER, ID_HOST = b"tabletop-tui peer", b"tabletop-tui host"
 TO_PEER, TO_HOST = b"host to peer", b"peer to host"  # the two directions, in KDF and AAD
 WRONG_CODE = "wrong join code: check the last four symbols"
 NONCE_BYTES = 12
 TAG_BYTES = 16  # what sealing adds to every payload
+# Every sealed plaintext is padded to one of these sizes, so that a frame's length says next to
+# nothing of what it holds: every move and hello (and a short chat line) fills 512 bytes,
+# a table update mostly 2 or 8 KiB.
+# A peer's largest leaves its sealed frame (tag and envelope too) under the relay's MAX_FRAME;
+# the host's, batched behind up to 96 KiB of others (net.host.uplink), under the relay's
+# 4 x MAX_FRAME for a host. Larger payloads go as they are: padding never makes a frame too big.
+PEER_BUCKETS = (512, 2048, 8192, 32768, MAX_FRAME - 4096)
+BUCKETS = {TO_HOST: PEER_BUCKETS, TO_PEER: (*PEER_BUCKETS, 2 * MAX_FRAME)}
+LENGTH_BYTES = 4  # the body's length, in front of it
 
 
 class Refused(ProtocolError):
@@ -59,6 +63,28 @@ def derive(shared: bytes, room: str, direction: bytes) -> bytes:
 def aad(direction: bytes, n: int) -> bytes:
     """What each seal binds besides its payload: version, frame type, direction, counter."""
     return b"tabletop-tui v%d sealed " % VERSION + direction + b" " + n.to_bytes(8, "big")
+
+
+def padded_size(size: int, buckets: tuple[int, ...]) -> int:
+    """How long a plaintext of `size` bytes (length prefix included) is sealed: the smallest
+    bucket that holds it; over the largest, as it is."""
+    return next((bucket for bucket in buckets if bucket >= size), size)
+
+
+def pad(body: bytes, buckets: tuple[int, ...]) -> bytes:
+    """`body` behind its length (4 bytes, big-endian), then zeros up to its bucket."""
+    size = LENGTH_BYTES + len(body)
+    return len(body).to_bytes(LENGTH_BYTES, "big") + body + bytes(padded_size(size, buckets) - size)
+
+
+def unpad(plain: bytes, buckets: tuple[int, ...]) -> bytes:
+    """The body `pad` put in `plain`; ProtocolError (malformed) for any other padding."""
+    end = LENGTH_BYTES + int.from_bytes(plain[:LENGTH_BYTES], "big")
+    if (len(plain) < LENGTH_BYTES or end > len(plain) or len(plain) != padded_size(end, buckets)
+            or plain.count(0, end) != len(plain) - end):
+        raise ProtocolError("malformed", "a sealed payload is not padded as the protocol says: "
+                                         "refused")
+    return plain[LENGTH_BYTES:end]
 
 
 class Channel(Protocol):
@@ -84,8 +110,9 @@ class Exchange(Protocol):
 
 
 class SealedChannel:
-    """ChaCha20-Poly1305 with a counter per direction, from 0; nonce = counter, big-endian.
-    `secret` is what a first exchange leaves for the resumption keys (net.wire.resume)."""
+    """ChaCha20-Poly1305 with a counter per direction, from 0; nonce = counter, big-endian;
+    each payload padded to a bucket of its direction. `secret` is what a first exchange
+    leaves for the resumption keys (net.wire.resume)."""
 
     def __init__(self, send_key: bytes, recv_key: bytes, send_dir: bytes, recv_dir: bytes,
                  secret: bytes = b"") -> None:
@@ -97,7 +124,7 @@ class SealedChannel:
 
     def seal(self, payload: dict[str, Any]) -> tuple[int, bytes]:
         n = self.sent
-        plain = msgpack.packb(payload, use_bin_type=True)
+        plain = pad(msgpack.packb(payload, use_bin_type=True), BUCKETS[self._send_dir])
         data = self._send.encrypt(n.to_bytes(NONCE_BYTES, "big"), plain, aad(self._send_dir, n))
         self.sent += 1
         return n, data
@@ -118,77 +145,25 @@ class SealedChannel:
         # Authentic: the counter moves on even if the sender's payload is no good (that is
         # the sender's fault, not the relay's, and a stuck counter would refuse all that comes).
         self.expected += 1
-        payload = unpack(plain)
+        payload = unpack(unpad(plain, BUCKETS[self._recv_dir]))
         if not isinstance(payload, dict) or not isinstance(payload.get("t"), str):
             raise ProtocolError("malformed", "a sealed payload must be a map with a string 't'")
         return payload
 
 
-class _Fast:
-    """The `spake2` package's SPAKE2 (its parameters, password scalar, messages, transcript and
-    key) with net.wire.edwards doing the arithmetic, about five times faster. Two choices beyond the
-    package's: the secret scalar is clamped like an X25519 key, a multiple of 8, so the shared
-    point is K = x·(Y - w·N) with the cofactor cleared as RFC 9382 does, in place of the
-    package's slower check that Y lies in the prime-order subgroup (a small-order part of Y
-    then changes nothing; a Y of small order fails); and the password's unblinding point is
-    worked out in `start`, since it depends on nothing the other side sends. Keys agree with
-    the package's own side: tests/net/test_e2e_channel.py holds them to it."""
-
-    blinding: ClassVar[edwards.FixedBase]  # my_blinding() as a table: M for A, N for B
-    unblinding: ClassVar[edwards.FixedBase]
-
-    def start(self) -> bytes:
-        side: Any = self
-        if side._started:
-            raise OnlyCallStartOnce("start() can only be called once")
-        side._started = True
-        self._x = edwards.clamp(side.entropy_f(32))
-        mine = self.blinding.add_multiple(edwards.times_clamped(self._x, _BASE), side.pw_scalar)
-        side.outbound_message = edwards.encode(mine)
-        self._unblinding = self.unblinding.add_multiple(edwards.IDENTITY,
-                                                        -side.pw_scalar % edwards.L)
-        message: bytes = side.side + side.outbound_message
-        return message
-
-    def finish(self, inbound_side_and_message: bytes) -> bytes:
-        side: Any = self
-        if side._finished:
-            raise OnlyCallFinishOnce("finish() can only be called once")
-        side._finished = True
-        side.inbound_message = side._extract_message(inbound_side_and_message)
-        inbound = edwards.decode(side.inbound_message)
-        if edwards.encode(inbound) == side.outbound_message:
-            raise ReflectionThwarted
-        shared = edwards.times_clamped(self._x, edwards.add(inbound, self._unblinding))
-        key: bytes = side._finalize(edwards.encode(shared))
-        return key
-
-
-_BASE = DefaultParams.group.Base.XYTZ
-_M, _N = edwards.FixedBase(DefaultParams.M.XYTZ), edwards.FixedBase(DefaultParams.N.XYTZ)
-
-
-class Spake2Peer(_Fast, SPAKE2_A):
-    """SPAKE2 side A."""
-
-    blinding, unblinding = _M, _N
-
-
-class Spake2Host(_Fast, SPAKE2_B):
-    """SPAKE2 side B."""
-
-    blinding, unblinding = _N, _M
-
-
 class _Spake2Exchange:
-    def __init__(self, side: Any, room: str, mine: bytes, theirs: bytes) -> None:
-        self._side, self._room, self._mine, self._theirs = side, room, mine, theirs
-        self.message: bytes = side.start()
+    """One side's exchange (`Spake2`) and, once it finishes, the channel its key gives."""
+
+    def __init__(self, side: bytes, room: str, secret: str) -> None:
+        self._spake2 = Spake2(side, password(room, secret), ID_PEER, ID_HOST)
+        self._room = room
+        self._mine, self._theirs = (TO_HOST, TO_PEER) if side == SIDE_A else (TO_PEER, TO_HOST)
+        self.message = self._spake2.message
 
     def finish(self, theirs: bytes) -> Channel:
         try:
-            shared = self._side.finish(theirs)
-        except Exception as exc:  # spake2 raises several types for a message that is no point
+            shared = self._spake2.finish(theirs)
+        except BadMessage as exc:
             raise ProtocolError("bad_pake", f"not a valid key-exchange message ({exc})") from None
         return SealedChannel(derive(shared, self._room, self._mine),
                              derive(shared, self._room, self._theirs), self._mine, self._theirs,
@@ -207,12 +182,10 @@ class Spake2Crypto:
     """SPAKE2 (peer = side A, host = side B) plus ChaCha20-Poly1305: what the product uses."""
 
     def peer_exchange(self, room: str, secret: str) -> Exchange:
-        side = Spake2Peer(password(room, secret), idA=ID_PEER, idB=ID_HOST)
-        return _Spake2Exchange(side, room, TO_HOST, TO_PEER)
+        return _Spake2Exchange(SIDE_A, room, secret)
 
     def host_exchange(self, room: str, secret: str) -> Exchange:
-        side = Spake2Host(password(room, secret), idA=ID_PEER, idB=ID_HOST)
-        return _Spake2Exchange(side, room, TO_PEER, TO_HOST)
+        return _Spake2Exchange(SIDE_B, room, secret)
 
 
 CRYPTO: Crypto = Spake2Crypto()

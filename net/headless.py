@@ -2,7 +2,8 @@
 
 `host --headless` prints the join code as the first line of stdout (so a script can read it),
 runs the room until the game ends, then prints the result. `join CODE --bot LEVEL` plays one
-seat with a bot and prints the same result, plus the fair-shuffle verdict. Progress and
+seat with a bot and prints the same result, plus the fair-shuffle verdict; a deal that was not
+verified ends it with exit status 3 (UNVERIFIED), so a script cannot miss it. Progress and
 problems go to stderr.
 """
 
@@ -22,6 +23,9 @@ from net.host.hosting import HostPlan, open_room
 from net.peer.remote import JoinError, RemoteLink
 from net.table.link import Message
 from net.wire import codes
+
+# `join --bot`'s exit status when the game ran to its end but the deal was NOT verified.
+UNVERIFIED = 3
 
 
 def _say(text: str) -> None:
@@ -101,6 +105,8 @@ class PeerBot:
                 self._pending = asyncio.get_running_loop().create_task(self._move(message))
         elif kind == "error" and message.get("code") not in ("stale", None):
             _say(f"refused: {message['message']}")
+        elif kind == "notice" and "verdict" in message:  # this peer's own check failed
+            _say(message["text"])
         elif kind == "connection" and message["state"] == "closed":
             self.done.set()
 
@@ -138,9 +144,13 @@ async def _join(args: argparse.Namespace) -> int:
             return 1
         result = bot.result["result"]
         print(result_line(result, bot.result["players"]), flush=True)
-        # "shuffles verified", or the practice-deal label when the host fixed the seed.
-        print(result.get("verify_note") if result.get("verified")
-              else f"WARNING: {result.get('verify_note')}", flush=True)
+        if not result.get("verified"):
+            print(f"WARNING: this deal was NOT verified: {result.get('verify_note')}",
+                  flush=True)
+            return UNVERIFIED
+        # "shuffles verified" (naming any seat whose part came too late), or the practice-deal
+        # label when the host fixed the seed.
+        print(result.get("verify_note"), flush=True)
         return 0
     finally:
         await link.close()

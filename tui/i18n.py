@@ -167,7 +167,6 @@ register(
             "results.won.you": "You won the game!",
             "results.won.many": "{names} share the win!",
             "results.verified": "✔ Shuffles verified: the host's seed replays to this game.",
-            "results.not_verified": "⚠ Shuffles NOT verified: {note}",
             "help.none": "No rules have been written for {game} yet.",
             "settings.title": "Settings",
             "settings.theme": "Theme",
@@ -262,7 +261,6 @@ register(
             "results.verified": (
                 "✔ Mischen geprüft: der Startwert des Gastgebers ergibt dieses Spiel."
             ),
-            "results.not_verified": "⚠ Mischen NICHT bestätigt: {note}",
             "help.none": "Für {game} sind noch keine Regeln geschrieben.",
             "settings.title": "Einstellungen",
             "settings.theme": "Farben",

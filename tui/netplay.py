@@ -3,7 +3,8 @@ screen with chat, presence and connection notes, and the small chat prompt.
 
 The game screen itself is the TUI's `GameScreen`: a networked table is just another
 `TableLink`. `NetGameScreen` only adds what a local table never has: a chat key, notices
-from the host (timer ran out, somebody is away) and the state of the connection.
+from the host (timer ran out, somebody is away), the state of the connection, and the warning
+that the deal cannot be verified when the peer's own check of the seed already failed.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from tui.screens.base import KeySpec
 from tui.screens.game import GameScreen, LinkMessage
 from tui.screens.reclaim import ask_reclaim
 from tui.screens.results import ResultsScreen
+from tui.screens.verdict import unverified_line
 from tui.widgets import EventLog
 
 register(
@@ -210,6 +212,21 @@ class NetGameScreen(GameScreen):
         hosting = isinstance(link, HostLink) and lobby is not None
         super().__init__(link, engine_id, rematch=self._back_to_lobby if hosting else None)
         self.lobby = lobby
+        self._warned = False  # the unverified deal was said in a toast already
+
+    def _start_log(self, events: list[dict[str, Any]]) -> None:
+        """The log afresh and, if the peer's check already failed (at the commit or the
+        start, before this screen listened), a note that this deal cannot be verified, below
+        the newest line; the first time also in a warning toast."""
+        super()._start_log(events)
+        doubt = self.link.doubt if isinstance(self.link, RemoteLink) else None
+        if doubt is None:
+            return
+        line = unverified_line(doubt.code, doubt.args, doubt.reason)
+        self._log([("note", line)], note=True)
+        if not self._warned:
+            self._warned = True
+            self.notify(line, severity="warning", markup=False, timeout=15)
 
     def _back_to_lobby(self) -> None:
         """Same room, same seats: the host reopens its lobby, a guest goes back into it. The

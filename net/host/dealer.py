@@ -1,6 +1,12 @@
-"""Dealing a hosted game: the host commits to its secret, the seated peers send their parts of
-the seed, and only then is the game dealt (net.table.fairness holds the arithmetic). At the end
-the host reveals everything, so every peer can check the shuffle was nobody's choice.
+"""Dealing a hosted game: the host commits to its secret and names the seats it asks for a
+part of the seed, those peers send their parts, and only then is the game dealt
+(net.table.fairness holds the arithmetic and the peers' checks). At the end the host reveals
+everything, so every peer can check the shuffle was nobody's choice.
+
+The list of parts the host deals with is fixed by its commit: one entry per seat named, in
+that order, the seat's own part or nil when it did not answer in time. Nothing else ever goes
+in (a part of the host's own would be a second secret, chosen after seeing everyone else's);
+the host's only part is the secret it committed to.
 """
 
 from __future__ import annotations
@@ -31,11 +37,12 @@ class Dealer:
         self.salt = ""
         self.commitment: str | None = None
         self.contributions: list[list[Any]] = []
+        self.asked: list[int] = []  # the seats the commit named, in seat order
         self.collecting: dict[int, str] | None = None  # seat -> contribution, while dealing
 
     def forget(self) -> None:
         """A rematch deals afresh."""
-        self.commitment, self.contributions, self.salt = None, [], ""
+        self.commitment, self.contributions, self.salt, self.asked = None, [], "", []
 
     def start(self) -> None:
         """Close the lobby (empty seats get bots) and make the seed: commit to the host's
@@ -48,41 +55,46 @@ class Dealer:
         self.secret = secrets.randbits(63) if host.seed is None else host.seed
         self.salt = fairness.new_salt()
         self.commitment = fairness.commitment(self.secret, self.salt)
-        asked = {p.seat: cid for cid, p in host.peers.items() if p.seat is not None}
-        if host.seed is not None or not asked:
+        self.asked = sorted(p.seat for p in host.peers.values() if p.seat is not None)
+        if host.seed is not None or not self.asked:
+            self.asked = []
             self._deal({})
             return
         self.collecting = {}
         host.presence()
-        host.uplink.post(list(asked.values()), "commit", commitment=self.commitment,
-                         seats=sorted(asked))
-        host.spawn(self._deadline(set(asked)))
+        # To every connection, spectators too: each of them checks the start against it.
+        host.uplink.post(list(host.peers), "commit", commitment=self.commitment,
+                         seats=self.asked)
+        host.spawn(self._deadline())
 
     def contribute(self, peer: Peer, frame: Frame) -> None:
+        """A peer's part of the seed: taken once, from a seat the commit named."""
         value, got = frame["value"], self.collecting
-        if got is None or peer.seat is None or peer.seat in got:
+        if got is None or peer.seat not in self.asked or peer.seat in got:
             self.host.error(peer.cid, "bad_order", "no contribution is wanted now", frame["seq"])
         elif not fairness.good_contribution(value):
             self.host.error(peer.cid, "bad_field", "a contribution is 1 to 64 letters and digits",
                             frame["seq"])
         else:
             got[peer.seat] = value
-            seated = {p.seat for p in self.host.peers.values() if p.seat is not None}
-            if seated <= set(got):
+            here = {p.seat for p in self.host.peers.values() if p.seat is not None}
+            if not (here & set(self.asked)) - set(got):  # nobody still here owes a part
                 self._deal(got)
 
-    async def _deadline(self, asked: set[int]) -> None:
+    async def _deadline(self) -> None:
         await asyncio.sleep(CONTRIBUTION_WAIT)
         got = self.collecting
         if got is not None and self.host.session is None:
-            missing = ", ".join(self.host.seats[s].name for s in sorted(asked - set(got)))
-            self.host.notice(f"dealing without a contribution from {missing}")
             self._deal(got)
 
-    def _deal(self, contributions: dict[int, str]) -> None:
+    def _deal(self, got: dict[int, str]) -> None:
+        """Deal from the commit's seats and the parts that came in `got` (nil for the rest)."""
         host = self.host
         self.collecting = None
-        self.contributions = [[s, v] for s, v in sorted(contributions.items())]
+        self.contributions = [[s, got.get(s)] for s in self.asked]
+        missing = [host.seats[s].name for s, value in self.contributions if value is None]
+        if missing:
+            host.notice(f"dealing without a part of the seed from {', '.join(missing)}")
         seed = (host.seed if host.seed is not None
                 else fairness.joint_seed(self.secret, self.salt, self.contributions))
         infos = [SeatInfo(s.name, s.bot) for s in host.seats]

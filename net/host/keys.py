@@ -1,6 +1,6 @@
 """The host's side of every key exchange, and the door every sealed frame comes through.
 
-Each side of SPAKE2 costs about a millisecond even with net.wire.edwards, so the host keeps its
+Each side of SPAKE2 costs about half a millisecond (net.wire.pake), so the host keeps its
 work off a joiner's critical path: one exchange is always started ahead, in idle time (after
 opening the room, and a moment after each join), so its message goes back at once, and the
 host computes its own finish in a worker thread while the message travels and the peer

@@ -9,8 +9,14 @@ what only networked play has:
   {"type": "notice", "text"}                          e.g. a bot moved when time ran out
   {"type": "connection", "state", "message"}          state: reconnecting, connected,
                                                       host_away, host_back, closed
-and, once the game is over, result["verified"] (bool) and result["verify_note"] (a sentence)
-from the fair-shuffle check (net.table.fairness).
+  {"type": "notice", "text", "verdict": {"code", "args"}}
+                                                      this peer's own finding that the deal
+                                                      cannot be verified (at the commit or the
+                                                      start already), once per game
+and, once the game is over, result["verified"] (bool), result["verify_note"] (a sentence) and
+result["verify_code"], result["verify_args"] (the same as a `fairness.REASONS` key and its
+arguments, for screens that say it in another language) from the fair-shuffle check
+(net.table.fairness).
 
 Everything between this peer and the host travels sealed (net.peer.pipe): the join code's
 secret part keys a SPAKE2 exchange on every join, rejoin and reconnect (net.peer.joining), and
@@ -18,7 +24,9 @@ the relay sees only the room code. A frame the relay tampered with, replayed or 
 refused and reported. A dropped connection is retried for a while with the seat token (kept
 in the user's data directory per join code), and the host answers a rejoin with a fresh sync.
 When the host deals, this peer adds its own random part to the seed (net.table.fairness) and
-checks at the end that it went in.
+checks the host's list of parts against the commit as soon as it sees it, at the start, and
+again at the end with everything the host reveals. A failed check sticks for the game: the
+final verdict says the deal was not verified, whatever the reveal shows.
 """
 
 from __future__ import annotations
@@ -113,6 +121,9 @@ class RemoteLink(TableLink):
         self.url = ""
         self.pipe: Pipe | None = None  # the latest connection's frames, once it is made
         self.contribution: list[Any] | None = None  # [seat, value] this peer gave the seed
+        self.asked: list[int] | None = None  # the seats the host's commit named (None: unseen)
+        self.dealt: dict[str, Any] | None = None  # the start frame of the game (None: unseen)
+        self.doubt: fairness.Verdict | None = None  # the first failed check before the end
         self.record_path: Path | None = None  # where this peer kept the finished game (net.records)
         self._ws: ClientConnection | None = None  # the connection in use, once joined
         self._reader: asyncio.Task[None] | None = None
@@ -148,7 +159,7 @@ class RemoteLink(TableLink):
         self.proof_key = frame.get("proof_key")
         self.ticket = frame.get("ticket")
         self.name = frame["name"]
-        self.commitment = frame["commitment"] or self.commitment
+        self._commit_to(frame["commitment"])
         channel = self.pipe.channel if self.pipe is not None else None
         if channel is not None and channel.secret:  # a code-keyed session: its key is new
             self.key = resume.seat_key(channel.secret, self.room, self.seat)
@@ -275,10 +286,7 @@ class RemoteLink(TableLink):
             if pipe is not None:
                 self.spawn_send(self._joiner.proof_again(pipe, body["proof"]))
         elif t == "commit":
-            self.commitment = body["commitment"]
-            if self.seat in body["seats"]:
-                self.contribution = [self.seat, fairness.new_contribution()]
-                self.spawn_send(self._send("contribute", value=self.contribution[1]))
+            self._committed(body)
         elif t == "host_gone":
             self.emit({"type": "connection", "state": "host_away",
                        "message": "the host is away; waiting for them to come back"})
@@ -299,7 +307,7 @@ class RemoteLink(TableLink):
                 if self.table is not None:
                     self._rematch()
             elif t == "start":
-                self.commitment = body["commitment"]
+                self._commit_to(body["commitment"])
                 if self.remember:  # listed in Past games; replayable once the seed is revealed
                     self.record_path = records.start_peer(body, self.seat, self.room)
                 self._started(body)
@@ -314,6 +322,7 @@ class RemoteLink(TableLink):
         """A lobby after a game: the host offers a rematch in this room. The last game's table,
         result and seed check are done with; the next game starts from the lobby again."""
         self.table, self.result, self.contribution = None, None, None
+        self.commitment, self.asked, self.dealt, self.doubt = None, None, None, None
         self.record_path = None
         self.seen.clear()
         self.event_log.clear()
@@ -335,22 +344,64 @@ class RemoteLink(TableLink):
         self.table = message
         self.emit(message)
 
+    # -- the fair shuffle ----------------------------------------------------------------------
+    def _commit_to(self, commitment: str | None) -> None:
+        """The host's commitment for this deal, from whichever frame names it first; one that
+        names another later would let the host pick its secret after seeing our part."""
+        if commitment is None:
+            return
+        if self.commitment is None:
+            self.commitment = commitment
+        elif commitment != self.commitment:
+            self._doubt(fairness.Verdict(False, "recommitted"))
+
+    def _committed(self, body: dict[str, Any]) -> None:
+        """The host closed the lobby and committed: check whom it asks for a part of the seed,
+        then send ours if our seat is named. One commit per deal: a second is refused (it
+        would be a fresh draw, made after seeing the first round of parts)."""
+        if self.asked is not None:
+            self._doubt(fairness.Verdict(False, "recommitted"))
+            return
+        self._commit_to(body["commitment"])
+        self.asked = body["seats"]
+        table = self.players or (self.lobby or {}).get("seats") or []
+        self._doubt(fairness.check_commit(self.asked, table, self.seat))
+        if self.seat is not None and self.seat in self.asked:
+            self.contribution = [self.seat, fairness.new_contribution()]
+            self.spawn_send(self._send("contribute", value=self.contribution[1]))
+
     def _started(self, body: dict[str, Any]) -> None:
-        """Say at once what the start tells: a seed the host fixed, or a contribution of ours
-        the host left out (the final check will fail then too)."""
-        if body["fixed_seed"] is not None:
-            self.emit({"type": "notice", "text": f"the host chose the seed ({body['fixed_seed']})"
+        """Say at once what the start tells: a seed the host fixed, or a list of parts of the
+        seed that breaks the commit (the final check fails then too)."""
+        fixed = body["fixed_seed"]
+        if fixed is not None:
+            self.emit({"type": "notice", "text": f"the host chose the seed ({fixed})"
                                                  ": a practice deal, not a fair shuffle"})
-        elif self.contribution is not None and self.contribution not in body["contributions"]:
-            self.emit({"type": "notice", "text": "WARNING: the host left your part of the "
-                                                 "seed out of the deal"})
+        self.dealt = body
+        self._doubt(fairness.check_parts(self.asked, body["contributions"], body["players"],
+                                         self.contribution, self.seat, fixed is not None))
+
+    def _doubt(self, verdict: fairness.Verdict | None) -> None:
+        """A failed check before the end (None: it passed): kept as this game's verdict and
+        said at once, the first time."""
+        if verdict is None or self.doubt is not None:
+            return
+        self.doubt = verdict
+        self.emit({"type": "notice", "text": f"WARNING: this deal was NOT verified: "
+                                             f"{verdict.reason}",
+                   "verdict": {"code": verdict.code, "args": verdict.args}})
 
     def _verified(self, result: dict[str, Any], reveal: dict[str, Any] | None) -> dict[str, Any]:
         if self.result is None:
-            verdict = (fairness.verify(self.commitment, reveal, self.seat, self.seen, result,
-                                       self.contribution)
-                       if reveal else fairness.Verdict(False, "the host did not reveal the seed"))
+            if self.doubt is not None:
+                verdict = self.doubt
+            elif not reveal:
+                verdict = fairness.Verdict(False, "no_reveal")
+            else:
+                verdict = fairness.verify(self.commitment, reveal, self.seat, self.seen, result,
+                                          self.contribution, asked=self.asked, start=self.dealt)
             self.result = {**result, "verified": verdict.ok, "verify_note": verdict.reason,
+                           "verify_code": verdict.code, "verify_args": verdict.args,
                            "fixed_seed": bool(reveal and reveal.get("fixed"))}
             if reveal and self.remember:  # this peer's own record of the game (Past games)
                 self.record_path = records.save_peer(reveal, self.seat, self.room,

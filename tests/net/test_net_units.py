@@ -88,13 +88,18 @@ def test_frames_round_trip_and_bad_ones_name_their_fault() -> None:
 
 # -- fair shuffles -----------------------------------------------------------------------------
 CONTRIBUTIONS = [[1, "a1b2"], [2, "c3d4"]]
+ASKED = [1, 2]  # the seats the commit named: the two guests (seat 0 is the host's)
+MINE = [1, "a1b2"]  # seat 1's own part
 
 
-def played(secret: int = 77) -> tuple[HostSession, str, dict[str, Any], dict[int, Any]]:
+def played(secret: int = 77, contributions: list[list[Any]] | None = None,
+           ) -> tuple[HostSession, str, dict[str, Any], dict[int, Any]]:
     """A finished bot game dealt from a joint seed, the host's commitment, its reveal, and
-    what seat 1 saw."""
+    what seat 1 saw. (Bots play every seat; the record names seats 1 and 2 as the guests
+    they were at the table.)"""
+    given = CONTRIBUTIONS if contributions is None else contributions
     salt = fairness.new_salt()
-    seed = fairness.joint_seed(secret, salt, CONTRIBUTIONS)
+    seed = fairness.joint_seed(secret, salt, given)
     session = HostSession("schoene", [SeatInfo(f"B{i}", "random") for i in range(3)], seed)
     seen = {0: session.engine.view(session.state, 1)}
     while (pending := session.pending_bot()) is not None:
@@ -102,33 +107,126 @@ def played(secret: int = 77) -> tuple[HostSession, str, dict[str, Any], dict[int
         seen[session.state_no] = session.engine.view(session.state, 1)
     wire = msgpack.unpackb(msgpack.packb({"seen": seen, "record": session.record()}),
                            raw=False, strict_map_key=False)
-    reveal = {"secret": secret, "salt": salt, "seed": seed, "contributions": CONTRIBUTIONS,
-              "fixed": False, "record": wire["record"]}
+    record = wire["record"]
+    record["players"] = [dict(p, bot=None if i in ASKED else p["bot"])
+                         for i, p in enumerate(record["players"])]
+    reveal = {"secret": secret, "salt": salt, "seed": seed, "contributions": given,
+              "fixed": False, "record": record}
     return session, fairness.commitment(secret, salt), reveal, wire["seen"]
+
+
+def started(contributions: list[list[Any]] = CONTRIBUTIONS,
+            fixed_seed: int | None = None) -> dict[str, Any]:
+    """What the `start` frame said about the seed."""
+    return {"contributions": contributions, "fixed_seed": fixed_seed}
+
+
+def as_seat_1(committed: str, reveal: dict[str, Any], seen: dict[int, Any],
+              result: dict[str, Any] | None, **kwargs: Any) -> fairness.Verdict:
+    """The verdict of the guest in seat 1, who was asked and gave `MINE`."""
+    return fairness.verify(committed, reveal, 1, seen, result, MINE, asked=ASKED, **kwargs)
 
 
 def test_an_honest_game_is_verified() -> None:
     session, committed, reveal, seen = played()
-    verdict = fairness.verify(committed, reveal, 1, seen, session.result())
-    assert verdict == fairness.Verdict(True, "shuffles verified")
+    verdict = as_seat_1(committed, reveal, seen, session.result(), start=started())
+    assert verdict == fairness.Verdict(True, "verified")
+    assert verdict.reason == "shuffles verified"
+    # A spectator who saw the commit checks all but its own part.
+    assert fairness.verify(committed, reveal, None, {}, session.result(), asked=ASKED).ok
+
+
+def test_a_seat_that_did_not_answer_in_time_is_the_one_gap_and_the_verdict_names_it() -> None:
+    gap = [[1, "a1b2"], [2, None]]
+    session, committed, reveal, seen = played(contributions=gap)
+    verdict = as_seat_1(committed, reveal, seen, session.result(), start=started(gap))
+    assert verdict.ok and verdict.code == "verified_gaps"
+    assert verdict.reason == "shuffles verified, made without a part from B2 (no answer in time)"
+    # The seed skips the gap: the same as dealing from seat 1's part alone.
+    assert fairness.joint_seed(1, "s", gap) == fairness.joint_seed(1, "s", [[1, "a1b2"]])
+
+
+def test_the_parts_must_be_exactly_those_the_commit_asked_for() -> None:
+    players = [{"name": "Hana", "bot": None}, {"name": "Pia", "bot": None},
+               {"name": "Per", "bot": None}, {"name": "Bot 4", "bot": "strong"}]
+
+    def why(given: Any, asked: list[int] | None = ASKED, mine: list[Any] | None = MINE,
+            me: int | None = 1, fixed: bool = False) -> str | None:
+        verdict = fairness.check_parts(asked, given, players, mine, me, fixed)
+        return None if verdict is None else verdict.reason
+
+    assert why(CONTRIBUTIONS) is None
+    assert why([[1, "a1b2"], [2, None]]) is None  # Per did not answer in time
+    assert why([[1, "a1b2"], [2, "c3d4"], [3, "ffff"]]) == (
+        "the host added a part for Bot 4 (seat 4), which the commit did not ask for")
+    assert why([[0, "ffff"], [1, "a1b2"], [2, "c3d4"]]) == (
+        "the host added a part for Hana (seat 1), which the commit did not ask for")
+    assert why([[2, "c3d4"], [1, "a1b2"]]) == "the host reordered the parts of the seed"
+    assert why([[1, "a1b2"], [2, "c3d4"], [2, "ffff"]]) == (
+        "the host gave Per (seat 3) two parts of the seed")
+    assert why([[1, "a1b2"]]) == "the host left Per (seat 3) out of the parts of the seed"
+    assert why([[1, None], [2, "c3d4"]]) == "your part of the seed was left out"
+    assert why([[2, "c3d4"]]) == "your part of the seed was left out"
+    assert why([[1, "ffff"], [2, "c3d4"]]) == "your part of the seed was changed"
+    assert why([[1, "a1b2"], [2, "c3:d4"]]) == "the host's list of parts of the seed is malformed"
+    assert why([[1, "a1b2", "x"]]) == "the host's list of parts of the seed is malformed"
+    assert why("a1b2") == "the host's list of parts of the seed is malformed"
+    # A bot's seat is never asked: the host would make its part up after seeing the others.
+    assert why([[1, "a1b2"], [3, "ffff"]], asked=[1, 3]) == (
+        "the host asked Bot 4 (seat 4) for a part of the seed, a seat no guest plays")
+    # A seated guest whose part is not in the deal: not asked, or it came later.
+    assert why([[2, "c3d4"]], asked=[2], mine=None) == (
+        "the host did not ask you for a part of the seed")
+    assert why(CONTRIBUTIONS, asked=None, mine=None) == (
+        "you came to the table after the seed was made, so your part of it cannot be checked")
+    # Without the commit (a spectator who came later) the seats still go in order, once each.
+    assert why(CONTRIBUTIONS, asked=None, mine=None, me=None) is None
+    assert why([[2, "c3d4"], [1, "a1b2"]], asked=None, mine=None, me=None) == (
+        "the host reordered the parts of the seed")
+    # A practice deal has no parts and no commit; after a commit it is the host's choice.
+    assert why([], asked=None, mine=None, fixed=True) is None
+    assert why([], fixed=True) == (
+        "the host asked for parts of the seed, then chose the seed itself")
+
+
+def test_a_commit_names_each_guest_once_in_seat_order_and_no_one_else() -> None:
+    table = [{"name": "Hana", "kind": "host"}, {"name": "Pia", "kind": "person"},
+             {"name": "Per", "kind": "person"}, {"name": "Bot 4", "kind": "bot"}]
+    assert fairness.check_commit([1, 2], table, 1) is None
+    assert fairness.check_commit([1, 2], table, None) is None  # a spectator
+    for seats in ([2, 1], [1, 1, 2], [1, "2"], [-1, 1], [1, True]):
+        verdict = fairness.check_commit(seats, table, 1)
+        assert verdict is not None and verdict.code == "bad_commit", seats
+    for seats, name in (([0, 1, 2], "Hana (seat 1)"), ([1, 2, 3], "Bot 4 (seat 4)"),
+                        ([1, 2, 7], "? (seat 8)")):
+        verdict = fairness.check_commit(seats, table, 1)
+        assert verdict is not None and name in verdict.reason, seats
+    verdict = fairness.check_commit([2], table, 1)
+    assert verdict is not None and verdict.code == "not_asked"
 
 
 def test_a_changed_seed_is_caught() -> None:
     session, committed, reveal, seen = played()
     other = dict(reveal, secret=reveal["secret"] + 1)
-    verdict = fairness.verify(committed, other, 1, seen, session.result())
+    verdict = as_seat_1(committed, other, seen, session.result())
     assert not verdict.ok and "commitment" in verdict.reason
     # A seed that does not follow from the secret and the contributions.
     other = dict(reveal, seed=reveal["seed"] + 1)
     other["record"] = dict(reveal["record"], seed=other["seed"])
-    verdict = fairness.verify(committed, other, 1, seen, session.result())
+    verdict = as_seat_1(committed, other, seen, session.result())
     assert not verdict.ok and "does not follow" in verdict.reason
     # A host that commits honestly but deals from another game is caught by the replay.
     lying = played(secret=78)[2]
-    verdict = fairness.verify(committed, dict(lying, secret=reveal["secret"],
-                                              salt=reveal["salt"], seed=reveal["seed"]),
-                              1, seen, session.result())
+    verdict = as_seat_1(committed, dict(lying, secret=reveal["secret"], salt=reveal["salt"],
+                                        seed=reveal["seed"]), seen, session.result())
     assert not verdict.ok
+    # A reveal other than the start announced: other parts, or now a seed the host chose.
+    verdict = as_seat_1(committed, reveal, seen, session.result(),
+                        start=started([[1, "a1b2"], [2, None]]))
+    assert not verdict.ok and verdict.code == "changed"
+    verdict = fairness.verify(committed, reveal, None, seen, session.result(),
+                              start=started(fixed_seed=reveal["seed"]))
+    assert not verdict.ok and verdict.code == "changed"
 
 
 def test_changed_moves_are_caught() -> None:
@@ -138,12 +236,12 @@ def test_changed_moves_are_caught() -> None:
         seat, move = tampered["record"]["moves"][index]
         other = [m for m in ({"type": "take"}, {"type": "pay"}, {"type": "pig"}) if m != move]
         tampered["record"]["moves"][index] = [seat, other[0]]
-        verdict = fairness.verify(committed, tampered, 1, seen, session.result())
+        verdict = as_seat_1(committed, tampered, seen, session.result())
         assert not verdict.ok, index
     cut = copy.deepcopy(reveal)
     del cut["record"]["moves"][-3:]
-    assert not fairness.verify(committed, cut, 1, seen, session.result()).ok
-    assert not fairness.verify(committed, {}, 1, seen, session.result()).ok
+    assert not as_seat_1(committed, cut, seen, session.result()).ok
+    assert not as_seat_1(committed, {}, seen, session.result()).ok
 
 
 def test_a_stacked_deck_is_caught_and_refused_at_a_networked_table() -> None:

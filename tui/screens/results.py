@@ -15,6 +15,7 @@ from tui import boards
 from tui.boards.base import GameBoard
 from tui.i18n import tr, you_key
 from tui.screens.base import KeySpec, TableScreen
+from tui.screens.verdict import verify_line
 
 
 def ranking(board: type[GameBoard], result: dict[str, Any]) -> list[int]:
@@ -26,13 +27,6 @@ def ranking(board: type[GameBoard], result: dict[str, Any]) -> list[int]:
         range(len(result["scores"])),
         key=lambda s: (s not in winners, -board.standing(result, s)),
     )
-
-
-def verify_line(result: dict[str, Any]) -> str:
-    """A networked game's fair-shuffle line: did the revealed seed replay to this game?"""
-    if result["verified"] and not result.get("fixed_seed"):  # a fixed seed is no shuffle
-        return tr("results.verified")
-    return tr("results.not_verified", note=result.get("verify_note", ""))
 
 
 class ResultsScreen(TableScreen[str]):
@@ -62,7 +56,10 @@ class ResultsScreen(TableScreen[str]):
             key = "results.won.many" if len(winners) > 1 else you_key("results.won", won)
             yield Static(Content(tr(key, names=won)), id="results-won")
             if "verified" in self.result:  # networked games: the fair-shuffle check
-                yield Static(Content(verify_line(self.result)), id="results-verified")
+                line, warns = verify_line(self.result)
+                yield Static(
+                    Content(line), id="results-verified", classes="-warning" if warns else ""
+                )
             final = board.result_table(self.result)
             with Vertical(id="results-main", classes="" if final is None else "-with-table"):
                 with VerticalScroll(id="results-rows"):

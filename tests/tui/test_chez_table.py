@@ -4,6 +4,7 @@ it), choosing a target with a way back, a card's full text, and the board at 80Ã
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 from dataclasses import replace
@@ -139,6 +140,42 @@ async def test_the_banner_answers_with_a_cancel_and_lets_go_by_key() -> None:
                     "the called person in the bot's room")
         let_go = [e for e in session.log if e["kind"] == "let_go" and e["window"] == "response"]
         assert let_go and let_go[-1]["item"]["cards"] == ["meister_der_spiele"]
+
+
+async def test_choosing_an_answer_holds_the_window_and_the_banner_says_so() -> None:
+    """The countdown (2 s) would close the window under an open list of answers: opening it
+    asks the table for time, the banner shows it, and the cancel chosen after the countdown
+    would have run out still counts."""
+    app = local_app(GAME, 1, 1, seed=2, options=banner_options(2), lang="en", bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        board = await until(pilot, response_window, "the bot's first call")
+        session = local_link(app).session
+        await pilot.press("a")
+        board = await until(pilot, lambda b: b.picker is not None
+                            and (b.table.clock or {}).get("answering") == [0],
+                            "the table giving the person time to choose")
+        assert board.table.clock is not None and board.table.clock["left"] > 5
+        assert "you are choosing an answer" in text_of(board.query_one(Banner))
+        await asyncio.sleep(2.5)  # past the window's own 2 s
+        board = await until(pilot, lambda b: b.picker is not None, "the list, still open")
+        assert response_window(board) and session.windows.open
+        await pilot.press("1")
+        await until(pilot, lambda b: any(e["kind"] == "cancelled" and e["by"] == 0
+                                         for e in session.log), "the cancel, not lost")
+
+
+async def test_a_pass_is_taken_at_once_and_the_banner_says_so() -> None:
+    app = local_app(GAME, 1, 1, seed=2, options=banner_options(60), lang="en", bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        board = await until(pilot, response_window, "the bot's first call")
+        session = local_link(app).session
+        await pilot.press("p")
+        # Taken, not applied: the window (its glance is 6 s of 60) still shows seat 0 in it.
+        board = await until(pilot, lambda b: not b.table.legal, "the pass taken")
+        assert response_window(board) and session.windows.pending == {0: {"type": "pass"}}
+        assert "you let it go" in text_of(board.query_one(Banner))
+        await until(pilot, lambda b: any(e["kind"] == "let_go" and e["window"] == "response"
+                                         for e in session.log), "the window closing")
 
 
 async def test_the_countdown_lets_the_window_go_for_a_silent_player() -> None:

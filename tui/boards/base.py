@@ -194,6 +194,10 @@ class GameBoard(Widget, can_focus=True):
             super().__init__()
             self.move = move
 
+    class Answering(Message):
+        """The player at this terminal is choosing an answer to an open interrupt window:
+        the screen asks the table for their time (net.table.windows), and everyone sees it."""
+
     class Hint(Message):
         """A line for the player at this terminal only (not an event of the game): the screen
         puts it in the log, which a toast would not hide the buttons under."""

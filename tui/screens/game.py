@@ -415,6 +415,12 @@ class GameScreen(TableScreen[None]):
             return
         self.run_worker(self.link.send_move(table.seat, message.move, table.state_no), group="link")
 
+    def on_game_board_answering(self, message: GameBoard.Answering) -> None:
+        message.stop()
+        table = self.shown_table
+        if table is not None and table.seat is not None:
+            self.run_worker(self.link.answering(table.seat, table.state_no), group="link")
+
     def on_game_board_hint(self, message: GameBoard.Hint) -> None:
         message.stop()
         self._log([("note", message.text)], note=True)

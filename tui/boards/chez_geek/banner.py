@@ -161,6 +161,8 @@ class Banner(Static):
         seat = table.you
         if seat is None or seat not in table.view.get("to_act", []):
             return tr("cg.banner.waiting")
+        if not table.legal:  # our pass is in: the table applies it when the window closes
+            return tr("cg.banner.passed")
         if window.get("kind") == "response":
             mine = answers(table.legal)
             if not mine:
@@ -183,7 +185,19 @@ class Banner(Static):
         left, total = self.clock.left(), self.clock.total
         if left is None or not total:
             return ""
-        return f"{_bar(left, float(total))} {left:.0f} s · "
+        return f"{_bar(left, float(total))} {left:.0f} s · " + self._answering(table)
+
+    @staticmethod
+    def _answering(table: Table) -> str:
+        """Who holds the window while choosing an answer: everyone sees it (net.table.windows
+        gives them the time, capped)."""
+        seats = (table.clock or {}).get("answering") or []
+        if not seats:
+            return ""
+        if seats == [table.you]:
+            return tr("cg.banner.you_answering") + " · "
+        names = ", ".join(seat_name(table.names, s) for s in seats if s != table.you)
+        return tr("cg.banner.answering", names=names) + " · "
 
     def _prompt_lines(self, table: Table, prompt: dict[str, Any]) -> list[str]:
         names = table.names

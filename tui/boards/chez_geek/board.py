@@ -402,6 +402,8 @@ class Board(GameBoard):
 
     def action_answer(self) -> None:
         self._choose(tr("cg.picker.answer"), self._answers(self.table), why_no_answer(self.table))
+        if self.picker is not None and self.table.view.get("window") is not None:
+            self.post_message(self.Answering())  # the window waits for the choice, capped
 
     def action_end(self) -> None:
         move = self._end_move(self.table)

@@ -1,4 +1,4 @@
-"""The engine contract (see ARCHITECTURE.md) and the helpers every game shares.
+"""The engine contract (see docs/ARCHITECTURE.md) and the helpers every game shares.
 
 A game subclasses `Engine`. States are the engine's own objects: callers never look inside
 them, they only hand them back to the engine, which is what lets each game pick the fastest

@@ -5,7 +5,7 @@ estimates, and an owner of the printed cards must be able to correct any of them
 file alone. Loading therefore checks everything a typo could break (an unknown keyword, a bad
 argument, a missing field, a wrong copy total) and names the card in the error.
 
-Effects are kept as parsed keyword tuples `(keyword, args)`; filters (rules file §1.1) are
+Effects are kept as parsed keyword tuples `(keyword, args)`; filters (what a card may target) are
 compiled once into the frozenset of Life card ids they match, because the deck is finite and a
 set lookup is all the rules then need.
 """
@@ -40,7 +40,7 @@ CATEGORIES = frozenset(
     )
 )
 
-# The effect vocabulary of rules file §4: keyword -> the kinds of its arguments.
+# The effect vocabulary: keyword -> the kinds of its arguments.
 #   filter: a filter (§1.1); int: a signed integer; uint: an integer >= 1; category: a category;
 #   ids: card ids joined by "|"; scope: the word "any"; self_other: "self" or "other";
 #   effect: a nested income(...) or free_time(...). A trailing "?" marks an optional argument.

@@ -1,4 +1,5 @@
-"""The effect vocabulary of rules file §4: one handler per keyword, all in this file.
+"""The effect vocabulary (the keywords deck.toml's cards are made of): one handler per
+keyword, all in this file.
 
 A card's behaviour is the sum of its keywords, applied left to right. Each keyword has one
 handler object below with up to three hooks, all optional:

@@ -1,8 +1,8 @@
-"""Chez Geek: the turn, its phases and the interrupt windows (rules file §1, §1.5).
+"""Chez Geek: the turn, its phases and the interrupt windows (response and reaction).
 
-Every (ruling) of the rules file, and every choice this engine made where the file is silent, is
-a named constant in the block below. Card behaviour lives in `effects` (one handler per effect
-keyword) and the card values in `deck.toml`; no card id appears here.
+Every ruling (a point the printed rules leave open, and how we decided it), and every choice
+this engine made, is a named constant in the block below. Card behaviour lives in `effects`
+(one handler per effect keyword) and the card values in `deck.toml`; no card id appears here.
 
 How a turn runs. Setup, the Draw phase and the income/free-time rolls need no decisions, so
 they happen inside `apply`. Everything that waits for a player is one of four things, checked in
@@ -28,7 +28,7 @@ from typing import Any, NamedTuple
 from engines.chez_geek import effects
 from engines.chez_geek.deck import CARDS, JOBS
 
-# -- rulings: every choice the rules file leaves open, in one place -------------------------------
+# -- rulings: every choice the printed rules leave open, in one place ------------------------------
 # Hand size without a hand_size perk; a card that would go into a full hand is discarded
 # instead (§1.1 ruling).
 HAND_SIZE = 6
@@ -57,7 +57,7 @@ OLD_JOB_UNDER_PILE = True
 TIE_WINNER_CLOCKWISE_FROM_ACTIVE = True
 # 2 players: the jobs named by `two_player_jobs` in the data file are removed by default
 # (§ "Two players"); with the lobby option `two_player_jobs_dealt` the two players get exactly
-# these jobs instead. The rules file calls the option `two_player_jobs` with the values
+# these jobs instead. Our rules call the option `two_player_jobs` with the values
 # "remove"/"deal"; lobby options are bool or int in this project, hence the bool.
 TWO_PLAYER_DEAL_DEFAULT = False
 # The starting seat without option `first`: "left of the dealer", the dealer being random.

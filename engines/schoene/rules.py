@@ -1,4 +1,4 @@
-"""Schöne Sch#!?e ("No Thanks!") with the lucky-pig expansion, as ../shared/rules/schoene.md.
+"""Schöne Sch#!?e ("No Thanks!") with the lucky-pig expansion, as we play it.
 
 The state is a slots object; `apply` copies it shallowly, copies only the lists the move changes
 and makes the move on the copy (`_move`). Search playouts skip even that: `playout_copy` clones
@@ -26,7 +26,7 @@ from engines.schoene.bots import StrongBot
 from engines.schoene.cards import CARD_IDS, PLAYED, STARTING_CHIPS, card_points, runs
 from engines.search import ExpertBot
 
-# -- rulings: where the printed rules are silent (see the rules file) --------------------------
+# -- rulings: where the printed rules are silent, and how we decided ---------------------------
 # A random seat starts (options["first"] fixes it for tests).
 RANDOM_START = True
 # A player with no chips left may still lay an unused pig instead of taking the card.

@@ -1,4 +1,4 @@
-"""Scho K.O.: the game as `../shared/rules/schoko.md` states it (numbers and rulings in rules.py).
+"""Scho K.O.: the game as we play it (numbers and rulings in rules.py).
 
 The start player first chooses a colour, then lays the first tile; after that the players
 alternate laying one tile from a hand of four and drawing one. The table itself (where a tile

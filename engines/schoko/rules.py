@@ -1,4 +1,4 @@
-"""Scho K.O.: the components and every (ruling) of ../shared/rules/schoko.md, in one place.
+"""Scho K.O.: the components and every ruling of ours, in one place.
 
 The tiles (tiles.py), the layout on the table (geometry.py) and the engine (engine.py) read
 their numbers from here, so changing a ruling is changing one line.
@@ -16,7 +16,7 @@ MIXES: tuple[tuple[str, int, int, int], ...] = (
 )
 HAND_SIZE = 4
 
-# -- rulings: where the printed rules are silent (the rules file marks each) ------------------
+# -- rulings: where the printed rules are silent (how we decided each) ------------------
 # Who starts (and so chooses the colour) is not said: a seat drawn from the seed.
 RANDOM_FIRST_PLAYER = True
 # The first tile lies with its top-left piece at this grid cell; later ones may go negative.

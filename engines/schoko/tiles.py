@@ -15,7 +15,7 @@ COLOURS: tuple[str, str] = ("white", "dark")
 COLOUR_INDEX: dict[str, int] = {"white": WHITE, "dark": DARK}
 SMARTIE_SUFFIX = "s"
 
-# The unrotated layouts (rules file): w3 = W W / W D, w2 = W W / D D, w1 = W D / D D, i.e. the
+# The unrotated layouts: w3 = W W / W D, w2 = W W / D D, w1 = W D / D D, i.e. the
 # white pieces come first in reading order.
 Pattern = tuple[int, int, int, int]
 

@@ -1,4 +1,4 @@
-"""Skip-Bo Breakers: the tiles, every (ruling) of ../shared/rules/skipbo-breakers.md, and the
+"""Skip-Bo Breakers: the tiles, every ruling of ours, and the
 rules of sets: what some tiles standing for some numbers make, and what beats what.
 
 The engine (engine.py) plays these rules; sets.py generates the sets a hand can make; the TUI
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-# -- rulings: where the printed rules are silent (the rules file marks each) ------------------
+# -- rulings: where the printed rules are silent (how we decided each) ------------------
 # The four blank tiles are "SB" tiles: jokers in every set but a numbered Breaker, and three or
 # four of them alone make an SB-Breaker (the only reading that fits 64 tiles and 4 x 16).
 SB_BREAKER = True

@@ -1,4 +1,4 @@
-"""Das Zwergenamulett: the rules as `../shared/rules/zwergenamulett.md` states them.
+"""Das Zwergenamulett: the rules as we play them (players read them in tui/help/).
 
 The one subtle thing about this game is its secret: won tricks lie face down and may not be
 looked at again, not even by their owner. Everyone saw each trick while it was played, so the

@@ -1,4 +1,4 @@
-"""Chez Geek: each effect keyword of rules file §4 on its own, through the contract."""
+"""Chez Geek: each effect keyword on its own, through the contract."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Chez Geek: the fifteen worked scenarios of rules file §1.8, the windows of §1.5 and illegal
+"""Chez Geek: fifteen worked scenarios of our rules, the response and reaction windows and illegal
 moves, played out through the engine contract with stacked cards, fixed jobs and dice.
 
 The helpers here (a stacked game, letting windows go, walking to a phase) are shared by the

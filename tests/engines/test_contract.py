@@ -1,4 +1,4 @@
-"""The engine contract (ARCHITECTURE.md), checked the same way for every registered game.
+"""The engine contract (docs/ARCHITECTURE.md), checked the same way for every registered game.
 
 Games are played by uniform random legal moves, the way a fuzzer would, and at every step the
 views, moves and states are held to the contract. An engine whose module is not written yet is

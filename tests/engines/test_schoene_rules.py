@@ -1,4 +1,4 @@
-"""Every rule and ruling of ../shared/rules/schoene.md, played out through the engine contract."""
+"""Every rule and ruling of Schöne Sch#!?e as we play it, played out through the engine contract."""
 
 from __future__ import annotations
 

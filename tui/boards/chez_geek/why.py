@@ -1,6 +1,6 @@
 """Why a key does nothing now, in a player's words: a hand card that cannot be played, an end
 that cannot be made, a shopping trip that is too dear. Worked out from the view and the legal
-moves alone (what the rules file says a card needs, against what the table shows), so the
+moves alone (what the rules say a card needs, against what the table shows), so the
 table can say it before anything is sent; the engine's own refusal stays the last word for a
 move that is sent anyway."""
 

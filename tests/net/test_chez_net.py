@@ -306,7 +306,7 @@ async def test_passes_wait_unseen_and_the_window_closes_after_a_glance(relay: Re
     that fits. Neither pass shows (both stay in the window; seat 1's moves are gone), and the
     window closes after its glance, long before its countdown would have run out."""
     seed = seed_where(3, cancel_deal)
-    t = await table(relay, 3, seed, ["pass", "silent"], window=8)
+    t = await table(relay, 3, seed, ["pass", "silent"], window=4)
     session = t.host.session
     assert session is not None
     left_at_close: list[float] = []
@@ -336,7 +336,7 @@ async def test_passes_wait_unseen_and_the_window_closes_after_a_glance(relay: Re
     # Seat 2 saw both seats in the window until it closed, never seat 1 leaving first.
     during = [f["view"]["to_act"] for f in other if activity_open(f)]
     assert during and during[0] == [1, 2] and [1] not in during
-    assert left_at_close and min(left_at_close) > 4.0  # of 8: it closed on the glance
+    assert left_at_close and min(left_at_close) > 2.0  # of 4: it closed on the glance
 
 
 async def test_choosing_an_answer_holds_the_window_and_everyone_sees_who(relay: Relay) -> None:

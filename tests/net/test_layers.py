@@ -9,6 +9,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from house import circle
+
 NET = Path(__file__).resolve().parents[2] / "net"
 
 # Each package (or top-level module) of net/ and its floor; a module may import, at run time,
@@ -96,16 +98,5 @@ def test_net_imports_neither_the_tui_nor_anything_above_it() -> None:
 def test_the_net_modules_import_each_other_without_a_circle() -> None:
     graph = {name: {m for m in runtime_imports(path) if m != name}
              for name, path in MODULES.items()}
-    done: set[str] = set()
-
-    def visit(name: str, trail: list[str]) -> None:
-        if name in trail:
-            raise AssertionError(" -> ".join([*trail[trail.index(name):], name]))
-        if name in done:
-            return
-        for other in sorted(graph[name]):
-            visit(other, [*trail, name])
-        done.add(name)
-
-    for name in sorted(graph):
-        visit(name, [])
+    found = circle(graph)
+    assert found is None, " -> ".join(found or [])

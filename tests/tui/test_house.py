@@ -7,6 +7,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from house import circle
+
 TUI = Path(__file__).resolve().parents[2] / "tui"
 
 
@@ -43,16 +45,5 @@ def test_the_tui_modules_import_each_other_without_a_circle() -> None:
         name: {m for m in imports_of(path) if m in modules and m != name}
         for name, path in modules.items()
     }
-    done: set[str] = set()
-
-    def visit(name: str, trail: list[str]) -> None:
-        if name in trail:
-            raise AssertionError(" -> ".join([*trail[trail.index(name):], name]))
-        if name in done:
-            return
-        for other in sorted(graph[name]):
-            visit(other, [*trail, name])
-        done.add(name)
-
-    for name in sorted(graph):
-        visit(name, [])
+    found = circle(graph)
+    assert found is None, " -> ".join(found or [])

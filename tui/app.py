@@ -21,6 +21,7 @@ from textual.screen import Screen
 
 from engines import IllegalMove
 from net import records
+from net.players import identity
 from net.table.link import LocalLink
 from net.table.session import HostSession, SeatInfo
 from themes import DEFAULT_THEME, STYLESHEET, TABLE_DEFAULTS, THEME_NAMES, THEMES
@@ -111,6 +112,12 @@ class TabletopApp(App[None]):
         """Open a table for `game`; its rematch is the same seats and options, new shuffle.
         The game leaves a record as it goes (Past games), as a networked one does."""
         session = HostSession(game.engine_id, game.seats, game.seed, game.options)
+        if len(game.humans) == 1 and (me := identity.mine()) is not None:
+            # One person at the keys: this installation's player, proven in the record (at a
+            # shared keyboard nobody can tell whose game it is, so it stays unrated).
+            seat = game.humans[0]
+            session.seats[seat] = replace(session.seats[seat], **me.prove(
+                session.game_id, seat, session.seats[seat].name))
         records.LocalRecorder(session, game.humans)
         self._open_local(session, game, replace_current)
 

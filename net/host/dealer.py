@@ -16,6 +16,7 @@ import secrets
 from typing import TYPE_CHECKING, Any
 
 from net.host.seats import Peer, bot_seat
+from net.players import identity
 from net.table import fairness
 from net.table.session import HostSession, SeatInfo
 from net.wire.frames import Frame
@@ -52,6 +53,7 @@ class Dealer:
         for i, seat in enumerate(host.seats):
             if seat.empty:
                 host.seats[i] = bot_seat(i, host.level)
+            seat.proof = None  # each game is proven afresh, against its own commitment
         self.secret = secrets.randbits(63) if host.seed is None else host.seed
         self.salt = fairness.new_salt()
         self.commitment = fairness.commitment(self.secret, self.salt)
@@ -68,7 +70,8 @@ class Dealer:
         host.spawn(self._deadline())
 
     def contribute(self, peer: Peer, frame: Frame) -> None:
-        """A peer's part of the seed: taken once, from a seat the commit named."""
+        """A peer's part of the seed: taken once, from a seat the commit named; with it, the
+        proof of its person's identity for this game (kept only if it checks)."""
         value, got = frame["value"], self.collecting
         if got is None or peer.seat not in self.asked or peer.seat in got:
             self.host.error(peer.cid, "bad_order", "no contribution is wanted now", frame["seq"])
@@ -77,6 +80,7 @@ class Dealer:
                             frame["seq"])
         else:
             got[peer.seat] = value
+            self._prove(peer.seat, frame.get("proof"))
             here = {p.seat for p in self.host.peers.values() if p.seat is not None}
             if not (here & set(self.asked)) - set(got):  # nobody still here owes a part
                 self._deal(got)
@@ -97,8 +101,13 @@ class Dealer:
             host.notice(f"dealing without a part of the seed from {', '.join(missing)}")
         seed = (host.seed if host.seed is not None
                 else fairness.joint_seed(self.secret, self.salt, self.contributions))
-        infos = [SeatInfo(s.name, s.bot) for s in host.seats]
-        host.session = HostSession(host.engine.id, infos, seed, host.options)
+        mine = identity.mine() if any(s.local for s in host.seats) else None
+        for i, seat in enumerate(host.seats):
+            if seat.local and mine is not None and self.commitment is not None:
+                seat.proof = mine.prove(self.commitment, i, seat.name)
+        infos = [SeatInfo(s.name, s.bot, **(s.proof or {})) for s in host.seats]
+        host.session = HostSession(host.engine.id, infos, seed, host.options,
+                                   game_id=self.commitment)
         host.session.hints = host.hints
         if host.keep_record:
             host.recorder.open()
@@ -111,6 +120,18 @@ class Dealer:
         host.play.broadcast("sync")
         host.presence()
         host.play.reschedule()
+
+    def _prove(self, seat_no: int, signature: object) -> None:
+        """Keep seat `seat_no`'s identity proof if it checks against the key its person
+        joined with (net.players.identity); a seat without one plays unrated."""
+        seat = self.host.seats[seat_no]
+        seat.proof = None
+        if not (isinstance(signature, bytes) and seat.identity and self.commitment):
+            return
+        entry = {"name": seat.name, "key": seat.identity, "sig": signature.hex()}
+        ident = identity.proven(entry, self.commitment, seat_no)
+        if ident is not None:
+            seat.proof = {"ident": ident, "key": seat.identity, "sig": signature.hex()}
 
     def reveal(self, session: HostSession) -> dict[str, Any] | None:
         """What every table message carries once the game is over: all it takes to check the

@@ -38,6 +38,7 @@ class Door:
         self.reclaims: dict[int, tuple[int, str]] = {}  # cid -> (seat, name) awaiting a yes
         self.proving: dict[int, Frame] = {}  # cid -> its join frame, until it claims
         self.watchers: dict[str, bytes] = {}  # key id -> resumption key of a spectator
+        self._identities: dict[int, bytes] = {}  # cid -> the identity key its hello named
 
     def waiting(self, cid: int) -> bool:
         """Whether `cid` has said hello and waits for a proof or a yes."""
@@ -55,6 +56,8 @@ class Door:
     def hello(self, cid: int, frame: Frame) -> None:
         """A join: straight in, or first the host's proof for a seat named by its hash."""
         host = self.host
+        if isinstance(frame.get("identity"), bytes) and len(frame["identity"]) == 32:
+            self._identities[cid] = frame["identity"]
         if (key := host.keys.resumed.pop(cid, None)) is not None:
             self._resumed(cid, frame, key)
             return
@@ -134,6 +137,8 @@ class Door:
                 token = new_token()
                 seat.spare.append(token)
             seat.claim(cid, None if host.started else name)
+            if not host.started:  # who sits here, for the identity proof at the deal
+                seat.identity = self._identities.get(cid, b"").hex()
             token, name = token or seat.token, seat.name
             proof_key = proofs.proof_key(host.uplink.host_token or "", token)
             seat.ticket = ticket = resume.new_ticket()  # the one it came with is spent
@@ -198,6 +203,7 @@ class Door:
     # -- going ---------------------------------------------------------------------------------
     def left(self, cid: int) -> None:
         """The relay says `cid` is gone."""
+        self._identities.pop(cid, None)
         self.proving.pop(cid, None)
         self.reclaims.pop(cid, None)
         self.host.keys.forget(cid)

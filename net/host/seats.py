@@ -43,6 +43,8 @@ class Seat:
     auto: bool = False  # a bot plays it while its person is away
     keys: list[str] = field(default_factory=list)  # resumption keys (hex), newest last
     ticket: str = ""  # the one-time ticket for the relay its person holds now
+    identity: str = ""  # its person's identity key (hex), as their hello gave it
+    proof: dict[str, str] | None = None  # their identity, proven for this game
 
     @property
     def empty(self) -> bool:
@@ -67,6 +69,7 @@ class Seat:
 
     def forget_tokens(self) -> None:
         self.token, self.spare, self.keys, self.ticket = "", [], [], ""
+        self.identity, self.proof = "", None
 
     def add_key(self, key: bytes) -> None:
         """Remember a session's resumption key (a few: each device its person used)."""

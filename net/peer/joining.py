@@ -164,10 +164,12 @@ class Joiner:
                     if t == "pake" and exchange is not None:  # the host's half, then hello
                         msg = check(frame, HOST_ENVELOPES)["msg"]
                         pipe.rekey(await asyncio.to_thread(exchange.finish, msg))
-                        await pipe.seal("hello", name=link.name, watch=link.watch, **ids)
+                        await pipe.seal("hello", name=link.name, watch=link.watch,
+                                        identity=link.identity_key, **ids)
                     elif t == "resumed" and proof is not None:
                         pipe.rekey(self._proven(proof, check(frame, HOST_ENVELOPES)))
-                        await pipe.seal("hello", name=link.name, watch=link.watch)
+                        await pipe.seal("hello", name=link.name, watch=link.watch,
+                                        identity=link.identity_key)
                     elif t == "sealed":
                         payload = self._open_first(frame)
                         t = payload["t"]
@@ -285,7 +287,8 @@ class Joiner:
             return
         pipe.rekey(channel)
         with contextlib.suppress(ConnectionClosed):
-            await pipe.seal("hello", name=link.name, watch=link.watch)
+            await pipe.seal("hello", name=link.name, watch=link.watch,
+                            identity=link.identity_key)
 
     async def proof_again(self, pipe: Pipe, proof: str) -> None:
         try:

@@ -47,6 +47,7 @@ from net import records
 from net.peer import tokens
 from net.peer.joining import FINAL, UPDATE, Joiner, JoinError
 from net.peer.pipe import Pipe
+from net.players import identity
 from net.table import fairness
 from net.table.link import Message, TableLink
 from net.wire import codes, resume
@@ -124,6 +125,10 @@ class RemoteLink(TableLink):
         self.asked: list[int] | None = None  # the seats the host's commit named (None: unseen)
         self.dealt: dict[str, Any] | None = None  # the start frame of the game (None: unseen)
         self.doubt: fairness.Verdict | None = None  # the first failed check before the end
+        # This player's identity (none for a keyless SSH player), and the identities the
+        # start proves for each seat (None: unproven, unrated there).
+        self.identity = identity.mine()
+        self.proven: list[str | None] = []
         self.record_path: Path | None = None  # where this peer kept the finished game (net.records)
         self._ws: ClientConnection | None = None  # the connection in use, once joined
         self._reader: asyncio.Task[None] | None = None
@@ -226,6 +231,11 @@ class RemoteLink(TableLink):
         self.finish(last)
         return False
 
+    @property
+    def identity_key(self) -> bytes | None:
+        """The public key this peer's hello names (None: it plays without an identity)."""
+        return self.identity.public if self.identity is not None else None
+
     def finish(self, reason: str) -> None:
         """The table is gone for this peer: say why, once."""
         self.close_reason = reason
@@ -323,6 +333,7 @@ class RemoteLink(TableLink):
         result and seed check are done with; the next game starts from the lobby again."""
         self.table, self.result, self.contribution = None, None, None
         self.commitment, self.asked, self.dealt, self.doubt = None, None, None, None
+        self.proven = []
         self.record_path = None
         self.seen.clear()
         self.event_log.clear()
@@ -368,7 +379,11 @@ class RemoteLink(TableLink):
         self._doubt(fairness.check_commit(self.asked, table, self.seat))
         if self.seat is not None and self.seat in self.asked:
             self.contribution = [self.seat, fairness.new_contribution()]
-            self.spawn_send(self._send("contribute", value=self.contribution[1]))
+            proof = None  # who sits here, signed for this very game (net.players.identity)
+            if self.identity is not None and self.commitment is not None:
+                proof = bytes.fromhex(
+                    self.identity.prove(self.commitment, self.seat, self.name)["sig"])
+            self.spawn_send(self._send("contribute", value=self.contribution[1], proof=proof))
 
     def _started(self, body: dict[str, Any]) -> None:
         """Say at once what the start tells: a seed the host fixed, or a list of parts of the
@@ -380,6 +395,14 @@ class RemoteLink(TableLink):
         self.dealt = body
         self._doubt(fairness.check_parts(self.asked, body["contributions"], body["players"],
                                          self.contribution, self.seat, fixed is not None))
+        self.proven = [identity.proven(p, self.commitment, i) if isinstance(p, dict) else None
+                       for i, p in enumerate(body["players"])]
+        forged = [str(p.get("name")) for i, p in enumerate(body["players"])
+                  if isinstance(p, dict) and p.get("sig") and self.proven[i] is None]
+        if forged:  # the host named someone whose signature does not check
+            self.emit({"type": "notice", "text": "WARNING: the identity the host gives for "
+                                                 f"{', '.join(forged)} is not proven: this game "
+                                                 "counts for nobody's rating there"})
 
     def _doubt(self, verdict: fairness.Verdict | None) -> None:
         """A failed check before the end (None: it passed): kept as this game's verdict and

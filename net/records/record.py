@@ -31,6 +31,9 @@ LEGACY_KIND = "host"
 # Event kinds that end a part of a game, for the replay's jump keys: a hand or round over
 # (the coarse stops), and a trick taken, a turn begun or a new card turned up (the fine ones).
 # A game whose events name none of them stops at every change of turn (see Replay.stops).
+# What a player's entry may add to name and bot: their identity, proven for this game
+# (net.players.identity).
+IDENTITY_FIELDS = ("ident", "key", "sig")
 ROUND_KINDS = frozenset({"round_end", "hand_end", "game_over"})
 TRICK_KINDS = ROUND_KINDS | {"trick", "turn", "reveal"}
 
@@ -325,11 +328,14 @@ class LocalRecorder:
 
 def _peer_header(game: dict[str, Any], seat: int | None, code: str | None,
                  seed: int | None) -> dict[str, Any]:
-    players = [{"name": str(p.get("name", "")), "bot": p.get("bot")}
+    players = [{"name": str(p.get("name", "")), "bot": p.get("bot"),
+                **{k: p[k] for k in IDENTITY_FIELDS if isinstance(p.get(k), str)}}
                for p in game.get("players") or [] if isinstance(p, dict)]
+    game_id = game.get("game_id") or game.get("commitment")
     return {"format": FORMAT, "version": VERSION, "kind": "peer", "started": time.time(),
             "engine": game.get("engine"), "options": game.get("options") or {}, "seed": seed,
-            "players": players, "seat": seat, "code": code}
+            "players": players, "game_id": game_id if isinstance(game_id, str) else None,
+            "seat": seat, "code": code}
 
 
 def start_peer(start: dict[str, Any], seat: int | None, code: str | None) -> Path | None:

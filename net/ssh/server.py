@@ -32,6 +32,7 @@ import asyncssh
 
 import net
 from net.host.hosting import TABLE_RELAY_ENV, HostPlan, start_relay
+from net.players import identity
 from net.ssh.access import Access, Visitor
 from net.ssh.door import TableDoor
 from net.ssh.keys import fingerprint, host_key, player_dir
@@ -149,6 +150,8 @@ class SshTable:
             env["TABLETOP_TUI_ROOMS"] = rooms
         if code is not None:
             env[codes.CODE_ENV] = code
+        if visitor.key is None:  # a name is no identity: this player plays unrated
+            env[identity.UNRATED_ENV] = "1"
         for name, pattern in _PASSED_ENV.items():
             value = client_env.get(name, "")
             if re.fullmatch(pattern, value):

@@ -22,10 +22,15 @@ BOT_LEVELS = ("random", "strong", "expert")
 
 @dataclass
 class SeatInfo:
-    """Who sits in a seat. `bot` is the bot level for bot seats, None for people."""
+    """Who sits in a seat. `bot` is the bot level for bot seats, None for people; a person's
+    identity, when proven for this game, is its fingerprint, key and signature
+    (net.players.identity)."""
 
     name: str
     bot: str | None = None
+    ident: str | None = None
+    key: str | None = None
+    sig: str | None = None
 
     @property
     def is_bot(self) -> bool:
@@ -48,10 +53,14 @@ class HostSession:
         seats: list[SeatInfo],
         seed: int | None = None,
         options: dict[str, Any] | None = None,
+        game_id: str | None = None,
     ) -> None:
         self.engine: Engine = get_engine(engine_id)
         self.seats = list(seats)
         self.seed = secrets.randbits(63) if seed is None else seed
+        # What names this game in the players' identity proofs: the host's shuffle commitment
+        # at a networked table, the deal itself at a local one.
+        self.game_id = game_id or f"local {engine_id} {self.seed}"
         self.options = dict(options or {})
         self.state = self.engine.new_game(len(self.seats), self.seed, self.options)
         self.state_no = 0
@@ -65,7 +74,8 @@ class HostSession:
 
     # -- reading -----------------------------------------------------------------------------
     def players(self) -> list[dict[str, Any]]:
-        return [{"name": s.name, "bot": s.bot} for s in self.seats]
+        return [{k: v for k, v in asdict(s).items() if v is not None or k == "bot"}
+                for s in self.seats]
 
     def sync(self, seat: int | None) -> dict[str, Any]:
         """Everything a seat (None: a spectator) needs to draw the table from scratch."""
@@ -93,7 +103,8 @@ class HostSession:
             "engine": self.engine.id,
             "options": self.options,
             "seed": self.seed,
-            "players": [asdict(s) for s in self.seats],
+            "players": self.players(),
+            "game_id": self.game_id,
             "moves": [[seat, move] for seat, move in self.moves],
         }
 
@@ -101,7 +112,8 @@ class HostSession:
     def from_record(cls, record: dict[str, Any]) -> HostSession:
         """Rebuild a session by replaying a record; IllegalMove if the record is corrupt."""
         seats = [SeatInfo(**p) for p in record["players"]]
-        session = cls(record["engine"], seats, record["seed"], record["options"])
+        session = cls(record["engine"], seats, record["seed"], record["options"],
+                      record.get("game_id"))
         for seat, move in record["moves"]:
             session.submit(seat, move)
         return session

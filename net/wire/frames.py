@@ -111,9 +111,10 @@ FIRST_PEER_FRAMES = ("join", "resume")
 
 # What a peer's "sealed" frames hold (net.wire.channel): its hello first, then the game.
 PEER_SEALED: dict[str, dict[str, tuple[type, ...]]] = {
-    "hello": {"name": STR, "watch": BOOL, "seat_id": (str, OPT), "nonce": (str, OPT)},
+    "hello": {"name": STR, "watch": BOOL, "seat_id": (str, OPT), "nonce": (str, OPT),
+              "identity": (bytes, OPT)},
     "claim": {"token": STR},
-    "contribute": {"value": STR},
+    "contribute": {"value": STR, "proof": (bytes, OPT)},
     "move": {"seat": INT, "state_no": INT, "move": MAP},
     "chat": {"text": STR},
     "sync": {},

@@ -19,7 +19,7 @@ FLOORS = {
     "net.home": 0, "net.wire": 0,
     "net.table": 1,
     "net.records": 2, "net.discovery": 2,
-    "net.relay": 3,
+    "net.relay": 3, "net.players": 3,
     "net.host": 4, "net.peer": 4,
     "net.ssh": 5,
     "net.headless": 6,

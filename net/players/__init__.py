@@ -1,0 +1,1 @@
+"""Players: who they are (identity), and what their games made of them (ratings)."""

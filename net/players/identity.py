@@ -1,0 +1,110 @@
+"""Who a player is, without an account: an Ed25519 key this installation makes on first start
+and keeps private in its data directory. Its fingerprint names the player in records, ladders
+and lobbies; its signatures make a game record say, checkably, who sat where.
+
+A person proves who they are for one game by signing a statement that names that game (the
+host's shuffle commitment, which every seat saw before the deal), their seat and their name.
+Anyone holding the finished record can check every seat's signature, so a rating built from
+records needs nobody's word (net.players.ratings). Bots are named, not keyed (`bot:strong`).
+An SSH player's data directory belongs to their SSH key, so their identity key does too; a
+keyless SSH player (the table sets `UNRATED_ENV`) has none and plays unrated.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import hashlib
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import (
+    Ed25519PrivateKey,
+    Ed25519PublicKey,
+)
+
+from net import home
+
+KEY_FILE = "identity_ed25519"
+# Set for a session that must not have an identity (an SSH player without a key).
+UNRATED_ENV = "TABLETOP_TUI_UNRATED"
+BOT_PREFIX = "bot:"
+
+
+def fingerprint(public: bytes) -> str:
+    """How people and ladders name a key: `id:` and 16 base32 symbols of its SHA-256."""
+    digest = base64.b32encode(hashlib.sha256(public).digest()).decode()[:16]
+    return "id:" + "-".join(digest[i:i + 4] for i in range(0, 16, 4))
+
+
+def bot(level: str) -> str:
+    """A bot level's fixed identity."""
+    return BOT_PREFIX + level
+
+
+def statement(game_id: str, seat: int, name: str, public: bytes) -> bytes:
+    """What a player signs for one game: the game, their seat, their name and their key."""
+    return b"tabletop-tui v1 identity %s seat %d %s " % (
+        game_id.encode(), seat, name.encode()) + public
+
+
+@dataclass(frozen=True)
+class Identity:
+    private: Ed25519PrivateKey
+
+    @property
+    def public(self) -> bytes:
+        return self.private.public_key().public_bytes(serialization.Encoding.Raw,
+                                                      serialization.PublicFormat.Raw)
+
+    @property
+    def fingerprint(self) -> str:
+        return fingerprint(self.public)
+
+    def prove(self, game_id: str, seat: int, name: str) -> dict[str, str]:
+        """The seat's identity as a record keeps it: fingerprint, key and signature (hex)."""
+        signature = self.private.sign(statement(game_id, seat, name, self.public))
+        return {"ident": self.fingerprint, "key": self.public.hex(), "sig": signature.hex()}
+
+
+def mine() -> Identity | None:
+    """This installation's identity, made on first use; None where it must have none (a
+    keyless SSH player) or no private data directory can be had."""
+    if os.environ.get(UNRATED_ENV):
+        return None
+    try:
+        path = home.data_dir() / KEY_FILE
+    except OSError:
+        return None
+    with contextlib.suppress(FileNotFoundError, ValueError):
+        raw = path.read_bytes()
+        return Identity(Ed25519PrivateKey.from_private_bytes(bytes.fromhex(raw.decode())))
+    key = Ed25519PrivateKey.generate()
+    raw_key = key.private_bytes(serialization.Encoding.Raw, serialization.PrivateFormat.Raw,
+                                serialization.NoEncryption())
+    try:
+        home.write_private(path, raw_key.hex())
+    except OSError:
+        return None
+    return Identity(key)
+
+
+def proven(entry: dict[str, Any], game_id: str | None, seat: int) -> str | None:
+    """The identity a record's player `entry` proves for seat `seat` of game `game_id`: its
+    fingerprint if the signature checks, a bot's fixed identity, else None (unproven)."""
+    if entry.get("bot"):
+        return bot(str(entry["bot"]))
+    key, sig, name = entry.get("key"), entry.get("sig"), entry.get("name")
+    if not (game_id and isinstance(key, str) and isinstance(sig, str) and isinstance(name, str)):
+        return None
+    try:
+        public = bytes.fromhex(key)
+        Ed25519PublicKey.from_public_bytes(public).verify(
+            bytes.fromhex(sig), statement(game_id, seat, name, public))
+    except (ValueError, InvalidSignature):
+        return None
+    fp = fingerprint(public)
+    return fp if entry.get("ident") in (None, fp) else None

@@ -219,7 +219,7 @@ class NetGameScreen(GameScreen):
         start, before this screen listened), a note that this deal cannot be verified, below
         the newest line; the first time also in a warning toast."""
         super()._start_log(events)
-        doubt = self.link.doubt if isinstance(self.link, RemoteLink) else None
+        doubt = self.link.deal.doubt if isinstance(self.link, RemoteLink) else None
         if doubt is None:
             return
         line = unverified_line(doubt.code, doubt.args, doubt.reason)

@@ -45,10 +45,9 @@ from websockets.exceptions import ConnectionClosed
 from engines.base import Move
 from net import records
 from net.peer import tokens
+from net.peer.deal import DealCheck
 from net.peer.joining import FINAL, UPDATE, Joiner, JoinError
 from net.peer.pipe import Pipe
-from net.players import identity
-from net.table import fairness
 from net.table.link import Message, TableLink
 from net.wire import codes, resume
 from net.wire.channel import CRYPTO, Crypto
@@ -109,7 +108,6 @@ class RemoteLink(TableLink):
         self.seats: list[int] = []
         self.seat: int | None = None
         self.engine = ""  # the game's engine id, from the host's welcome
-        self.commitment: str | None = None
         self.lobby: Message | None = None
         self.players: list[dict[str, Any]] = []
         self.table: Message | None = None  # the latest sync/update, re-sent by start()
@@ -121,14 +119,7 @@ class RemoteLink(TableLink):
         self.close_reason = ""
         self.url = ""
         self.pipe: Pipe | None = None  # the latest connection's frames, once it is made
-        self.contribution: list[Any] | None = None  # [seat, value] this peer gave the seed
-        self.asked: list[int] | None = None  # the seats the host's commit named (None: unseen)
-        self.dealt: dict[str, Any] | None = None  # the start frame of the game (None: unseen)
-        self.doubt: fairness.Verdict | None = None  # the first failed check before the end
-        # This player's identity (none for a keyless SSH player), and the identities the
-        # start proves for each seat (None: unproven, unrated there).
-        self.identity = identity.mine()
-        self.proven: list[str | None] = []
+        self.deal = DealCheck(self.emit)  # the fair deal and who sits in it, as checked here
         self.record_path: Path | None = None  # where this peer kept the finished game (net.records)
         self._ws: ClientConnection | None = None  # the connection in use, once joined
         self._reader: asyncio.Task[None] | None = None
@@ -164,7 +155,7 @@ class RemoteLink(TableLink):
         self.proof_key = frame.get("proof_key")
         self.ticket = frame.get("ticket")
         self.name = frame["name"]
-        self._commit_to(frame["commitment"])
+        self.deal.commit_to(frame["commitment"])
         channel = self.pipe.channel if self.pipe is not None else None
         if channel is not None and channel.secret:  # a code-keyed session: its key is new
             self.key = resume.seat_key(channel.secret, self.room, self.seat)
@@ -234,7 +225,8 @@ class RemoteLink(TableLink):
     @property
     def identity_key(self) -> bytes | None:
         """The public key this peer's hello names (None: it plays without an identity)."""
-        return self.identity.public if self.identity is not None else None
+        mine = self.deal.identity
+        return mine.public if mine is not None else None
 
     def finish(self, reason: str) -> None:
         """The table is gone for this peer: say why, once."""
@@ -296,7 +288,9 @@ class RemoteLink(TableLink):
             if pipe is not None:
                 self.spawn_send(self._joiner.proof_again(pipe, body["proof"]))
         elif t == "commit":
-            self._committed(body)
+            table = self.players or (self.lobby or {}).get("seats") or []
+            if (part := self.deal.committed(body, table, self.seat, self.name)) is not None:
+                self.spawn_send(self._send("contribute", **part))
         elif t == "host_gone":
             self.emit({"type": "connection", "state": "host_away",
                        "message": "the host is away; waiting for them to come back"})
@@ -317,10 +311,9 @@ class RemoteLink(TableLink):
                 if self.table is not None:
                     self._rematch()
             elif t == "start":
-                self._commit_to(body["commitment"])
                 if self.remember:  # listed in Past games; replayable once the seed is revealed
                     self.record_path = records.start_peer(body, self.seat, self.room)
-                self._started(body)
+                self.deal.started(body, self.seat)
             elif t == "presence":
                 self.players = body["players"]
             elif t == "chat":
@@ -331,9 +324,8 @@ class RemoteLink(TableLink):
     def _rematch(self) -> None:
         """A lobby after a game: the host offers a rematch in this room. The last game's table,
         result and seed check are done with; the next game starts from the lobby again."""
-        self.table, self.result, self.contribution = None, None, None
-        self.commitment, self.asked, self.dealt, self.doubt = None, None, None, None
-        self.proven = []
+        self.table, self.result = None, None
+        self.deal.reset()
         self.record_path = None
         self.seen.clear()
         self.event_log.clear()
@@ -355,74 +347,9 @@ class RemoteLink(TableLink):
         self.table = message
         self.emit(message)
 
-    # -- the fair shuffle ----------------------------------------------------------------------
-    def _commit_to(self, commitment: str | None) -> None:
-        """The host's commitment for this deal, from whichever frame names it first; one that
-        names another later would let the host pick its secret after seeing our part."""
-        if commitment is None:
-            return
-        if self.commitment is None:
-            self.commitment = commitment
-        elif commitment != self.commitment:
-            self._doubt(fairness.Verdict(False, "recommitted"))
-
-    def _committed(self, body: dict[str, Any]) -> None:
-        """The host closed the lobby and committed: check whom it asks for a part of the seed,
-        then send ours if our seat is named. One commit per deal: a second is refused (it
-        would be a fresh draw, made after seeing the first round of parts)."""
-        if self.asked is not None:
-            self._doubt(fairness.Verdict(False, "recommitted"))
-            return
-        self._commit_to(body["commitment"])
-        self.asked = body["seats"]
-        table = self.players or (self.lobby or {}).get("seats") or []
-        self._doubt(fairness.check_commit(self.asked, table, self.seat))
-        if self.seat is not None and self.seat in self.asked:
-            self.contribution = [self.seat, fairness.new_contribution()]
-            proof = None  # who sits here, signed for this very game (net.players.identity)
-            if self.identity is not None and self.commitment is not None:
-                proof = bytes.fromhex(
-                    self.identity.prove(self.commitment, self.seat, self.name)["sig"])
-            self.spawn_send(self._send("contribute", value=self.contribution[1], proof=proof))
-
-    def _started(self, body: dict[str, Any]) -> None:
-        """Say at once what the start tells: a seed the host fixed, or a list of parts of the
-        seed that breaks the commit (the final check fails then too)."""
-        fixed = body["fixed_seed"]
-        if fixed is not None:
-            self.emit({"type": "notice", "text": f"the host chose the seed ({fixed})"
-                                                 ": a practice deal, not a fair shuffle"})
-        self.dealt = body
-        self._doubt(fairness.check_parts(self.asked, body["contributions"], body["players"],
-                                         self.contribution, self.seat, fixed is not None))
-        self.proven = [identity.proven(p, self.commitment, i) if isinstance(p, dict) else None
-                       for i, p in enumerate(body["players"])]
-        forged = [str(p.get("name")) for i, p in enumerate(body["players"])
-                  if isinstance(p, dict) and p.get("sig") and self.proven[i] is None]
-        if forged:  # the host named someone whose signature does not check
-            self.emit({"type": "notice", "text": "WARNING: the identity the host gives for "
-                                                 f"{', '.join(forged)} is not proven: this game "
-                                                 "counts for nobody's rating there"})
-
-    def _doubt(self, verdict: fairness.Verdict | None) -> None:
-        """A failed check before the end (None: it passed): kept as this game's verdict and
-        said at once, the first time."""
-        if verdict is None or self.doubt is not None:
-            return
-        self.doubt = verdict
-        self.emit({"type": "notice", "text": f"WARNING: this deal was NOT verified: "
-                                             f"{verdict.reason}",
-                   "verdict": {"code": verdict.code, "args": verdict.args}})
-
     def _verified(self, result: dict[str, Any], reveal: dict[str, Any] | None) -> dict[str, Any]:
         if self.result is None:
-            if self.doubt is not None:
-                verdict = self.doubt
-            elif not reveal:
-                verdict = fairness.Verdict(False, "no_reveal")
-            else:
-                verdict = fairness.verify(self.commitment, reveal, self.seat, self.seen, result,
-                                          self.contribution, asked=self.asked, start=self.dealt)
+            verdict = self.deal.verdict(result, reveal, self.seat, self.seen)
             self.result = {**result, "verified": verdict.ok, "verify_note": verdict.reason,
                            "verify_code": verdict.code, "verify_args": verdict.args,
                            "fixed_seed": bool(reveal and reveal.get("fixed"))}

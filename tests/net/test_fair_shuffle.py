@@ -211,9 +211,10 @@ async def test_an_honest_deal_is_verified_by_every_peer_and_the_spectator_saw_th
     relay: Relay,
 ) -> None:
     host, (_hana, pia, per, vic) = await played(relay, None)
-    assert host.contributions == [[1, pia.link.contribution[1]], [2, per.link.contribution[1]]]
+    parts = [pia.link.deal.contribution, per.link.deal.contribution]
+    assert host.contributions == [[1, parts[0][1]], [2, parts[1][1]]]
     for peer in (pia, per, vic):
-        assert isinstance(peer.link, RemoteLink) and peer.link.asked == [1, 2]
+        assert isinstance(peer.link, RemoteLink) and peer.link.deal.asked == [1, 2]
         assert peer.result is not None and peer.result["verified"], peer.result
         assert (peer.result["verify_code"], peer.result["verify_note"]) == (
             "verified", "shuffles verified")
@@ -225,7 +226,7 @@ async def test_a_guest_that_does_not_answer_in_time_is_the_one_gap_and_it_is_nam
 ) -> None:
     monkeypatch.setattr(dealing, "CONTRIBUTION_WAIT", 0.3)
     host, (_hana, pia, per, vic) = await played(relay, None, per=Silent)
-    assert host.contributions == [[1, pia.link.contribution[1]], [2, None]]
+    assert host.contributions == [[1, pia.link.deal.contribution[1]], [2, None]]
     assert any(m["type"] == "notice" and m["text"] == "dealing without a part of the seed "
                                                       "from Per" for m in pia.messages)
     for other in (pia, vic):

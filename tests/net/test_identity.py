@@ -71,9 +71,9 @@ async def test_every_seat_of_a_networked_game_is_proven_and_the_records_say_so(
         await host.close()
     session = host.session
     assert session is not None and session.game_id == host.commitment
-    keys = {p.link.seat: p.link.identity.fingerprint for p in (pia, per)}  # type: ignore
+    keys = {p.link.seat: p.link.deal.identity.fingerprint for p in (pia, per)}  # type: ignore
     for peer in (pia, per):
-        proven = peer.link.proven  # type: ignore[attr-defined]
+        proven = peer.link.deal.proven  # type: ignore[attr-defined]
         assert proven[1] == keys[1] and proven[2] == keys[2]
         assert proven[0] is not None and proven[0].startswith("id:")  # the host's own seat
     # Both records name every seat by name and identity, checkable without anybody's word.
@@ -108,7 +108,7 @@ async def test_a_host_that_names_someone_else_in_a_seat_is_caught(relay: Relay) 
         await per.link.close()
         await host.close()
     for peer in (pia, per):
-        assert peer.link.proven[1] is None  # type: ignore[attr-defined]
+        assert peer.link.deal.proven[1] is None  # type: ignore[attr-defined]
         notices = [m["text"] for m in peer.of("notice")]
         assert any("not proven" in text and "Pia" in text for text in notices), notices
 

@@ -54,7 +54,7 @@ async def test_a_whole_game_ends_with_the_same_result_everywhere(relay: Relay) -
             assert peer.result["verify_note"] == "shuffles verified"
             assert peer.result["verified"] and not peer.result["fixed_seed"]
             assert isinstance(peer.link, RemoteLink)
-            assert peer.link.contribution in host.contributions  # the seed is everybody's
+            assert peer.link.deal.contribution in host.contributions  # the seed is everybody's
             assert {k: v for k, v in peer.result.items()
                     if not k.startswith("verif") and k != "fixed_seed"} == expected
             assert peer.moved > 0

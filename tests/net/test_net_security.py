@@ -262,7 +262,7 @@ async def test_the_seed_needs_every_seat_and_a_fixed_seed_says_so(relay: Relay) 
         await finish(me, *peers)
         for peer in peers:
             assert isinstance(peer.link, RemoteLink)
-            assert peer.link.contribution in host.contributions
+            assert peer.link.deal.contribution in host.contributions
             assert peer.result is not None and peer.result["verify_note"] == "shuffles verified"
         decks.append(host.session.seed)
         await close_all(host, *peers)

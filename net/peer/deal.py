@@ -1,0 +1,106 @@
+"""A peer's side of a fair deal, and of who sits in it: the host's commitment, this seat's
+part of the seed and its identity proof, the checks the start allows at once, and the verdict
+at the end (net.table.fairness holds the rules, net.players.identity the proofs).
+
+A check that fails before the end is said at once and stays the game's verdict: a host that
+breaks its commit cannot mend it with a tidy reveal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from net.players import identity
+from net.table import fairness
+
+Emit = Callable[[dict[str, Any]], None]
+
+
+class DealCheck:
+    """One game's deal as this peer checks it; `reset` for the next game in the room."""
+
+    def __init__(self, emit: Emit) -> None:
+        self._emit = emit
+        # This player's identity (none for a keyless SSH player).
+        self.identity = identity.mine()
+        self.reset()
+
+    def reset(self) -> None:
+        self.commitment: str | None = None
+        self.contribution: list[Any] | None = None  # [seat, value] this peer gave the seed
+        self.asked: list[int] | None = None  # the seats the host's commit named (None: unseen)
+        self.dealt: dict[str, Any] | None = None  # the start frame of the game (None: unseen)
+        self.doubt: fairness.Verdict | None = None  # the first failed check before the end
+        self.proven: list[str | None] = []  # each seat's identity as the start proves it
+
+    def commit_to(self, commitment: str | None) -> None:
+        """The host's commitment for this deal, from whichever frame names it first; one that
+        names another later would let the host pick its secret after seeing our part."""
+        if commitment is None:
+            return
+        if self.commitment is None:
+            self.commitment = commitment
+        elif commitment != self.commitment:
+            self._fail(fairness.Verdict(False, "recommitted"))
+
+    def committed(self, body: dict[str, Any], table: list[Any], seat: int | None,
+                  name: str) -> dict[str, Any] | None:
+        """The host closed the lobby and committed: check whom it asks for a part of the seed;
+        the `contribute` fields to send if our seat is named. One commit per deal: a second is
+        refused (a fresh draw, made after seeing the first round of parts)."""
+        if self.asked is not None:
+            self._fail(fairness.Verdict(False, "recommitted"))
+            return None
+        self.commit_to(body["commitment"])
+        self.asked = body["seats"]
+        self._fail(fairness.check_commit(self.asked, table, seat))
+        if seat is None or seat not in self.asked:
+            return None
+        self.contribution = [seat, fairness.new_contribution()]
+        proof = None  # who sits here, signed for this very game
+        if self.identity is not None and self.commitment is not None:
+            proof = bytes.fromhex(self.identity.prove(self.commitment, seat, name)["sig"])
+        return {"value": self.contribution[1], "proof": proof}
+
+    def started(self, body: dict[str, Any], seat: int | None) -> None:
+        """Say at once what the start tells: a seed the host fixed, a list of parts of the
+        seed that breaks the commit (the final check fails then too), or an identity the host
+        gives for a seat that its signature does not prove."""
+        self.commit_to(body["commitment"])
+        fixed = body["fixed_seed"]
+        if fixed is not None:
+            self._emit({"type": "notice", "text": f"the host chose the seed ({fixed})"
+                                                  ": a practice deal, not a fair shuffle"})
+        self.dealt = body
+        self._fail(fairness.check_parts(self.asked, body["contributions"], body["players"],
+                                        self.contribution, seat, fixed is not None))
+        players = body["players"]
+        self.proven = [identity.proven(p, self.commitment, i) if isinstance(p, dict) else None
+                       for i, p in enumerate(players)]
+        forged = [str(p.get("name")) for i, p in enumerate(players)
+                  if isinstance(p, dict) and p.get("sig") and self.proven[i] is None]
+        if forged:
+            self._emit({"type": "notice", "text": "WARNING: the identity the host gives for "
+                                                  f"{', '.join(forged)} is not proven: this "
+                                                  "game counts for nobody's rating there"})
+
+    def verdict(self, result: dict[str, Any], reveal: dict[str, Any] | None, seat: int | None,
+                seen: dict[int, dict[str, Any]]) -> fairness.Verdict:
+        """The game's verdict once it is over."""
+        if self.doubt is not None:
+            return self.doubt
+        if not reveal:
+            return fairness.Verdict(False, "no_reveal")
+        return fairness.verify(self.commitment, reveal, seat, seen, result, self.contribution,
+                               asked=self.asked, start=self.dealt)
+
+    def _fail(self, verdict: fairness.Verdict | None) -> None:
+        """A failed check before the end (None: it passed): kept as this game's verdict and
+        said at once, the first time."""
+        if verdict is None or self.doubt is not None:
+            return
+        self.doubt = verdict
+        self._emit({"type": "notice", "text": f"WARNING: this deal was NOT verified: "
+                                              f"{verdict.reason}",
+                    "verdict": {"code": verdict.code, "args": verdict.args}})

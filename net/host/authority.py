@@ -5,8 +5,9 @@ peer sends arrives here, is checked (who sent it, which seat, which state it was
 whether the rules allow it) and either applied or answered with an error frame. After every
 applied move each connection gets only its own view; spectators get the public one.
 
-This class holds what the room's parts share (the seats, the session, the connection) and
-routes each frame to the part that deals with it; each part can be read alone:
+This class holds what the room's parts share (the seats, the session, the connection); each
+part can be read alone:
+- `net.host.router`: what arrives, sent to the part that deals with it;
 - `net.host.lobby`: options, seats and timers before the game, and the rematch;
 - `net.host.door`: joins, seat claims and reclaims, drops, takeovers, the host coming back;
 - `net.host.dealer`: the fair seed (commit, contributions, deal, reveal);
@@ -22,7 +23,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +35,7 @@ from net.host.door import Door
 from net.host.keys import Keyring
 from net.host.lobby import Lobby, table_options
 from net.host.play import Play
+from net.host.router import Router
 from net.host.seats import Peer, Seat, clean_text
 from net.host.uplink import Uplink
 from net.table.link import Message
@@ -43,16 +44,8 @@ from net.wire import codes
 from net.wire.frames import (
     MAX_CHAT,
     MAX_NAME,
-    PEER_FRAMES,
-    PEER_SEALED,
-    WS_MAX_SIZE,
-    Frame,
-    ProtocolError,
-    check,
-    decode,
 )
 
-log = logging.getLogger("tabletop.host")
 
 # What the peers read when the host's app crashes mid-game.
 CRASHED = ("the host crashed; it can resume the game (tabletop-tui host --resume): stay, or "
@@ -105,11 +98,13 @@ class NetHost:
         self.dealer = Dealer(self)
         self.play = Play(self)
         self.recorder = resume.Recorder(self)
+        self.router = Router(self)
         self.uplink = Uplink(relay_url, reconnect_for, spawn=self.spawn,
-                             rejoin=self.door.rejoin, receive=self._from_relay,
+                             rejoin=self.door.rejoin, receive=self.router.from_relay,
                              report=self._connection)
         self.audience = Audience(self.uplink)
-        self.keys = Keyring(self.uplink, self._sealed, self._wrong_code, self.door.key_for)
+        self.keys = Keyring(self.uplink, self.router.sealed, self.router.wrong_code,
+                            self.door.key_for)
 
     # -- reading -----------------------------------------------------------------------------
     @property
@@ -297,89 +292,9 @@ class NetHost:
         if state == "closed":
             self.finished.set()
 
-    # -- routing what arrives --------------------------------------------------------------------
-    def _from_relay(self, raw: bytes | str) -> None:
-        try:
-            frame = decode(raw, WS_MAX_SIZE)
-        except ProtocolError as exc:
-            log.warning("bad frame from the relay: %s", exc.message)
-            return
-        t = frame["t"]
-        if t == "from" and type(frame.get("cid")) is int and isinstance(frame.get("data"), bytes):
-            self._from_peer(frame["cid"], frame["data"])
-        elif t == "left" and type(frame.get("cid")) is int:
-            self.door.left(frame["cid"])
-        elif t == "error":
-            log.warning("relay says: %s", frame.get("message"))
-
     def error(self, cid: int, code: str, message: str, seq: int | None = None) -> None:
-        """Tell `cid` a frame was refused: sealed once it has a channel, else in the clear."""
-        if cid in self.uplink.channels:
-            self.uplink.post([cid], "error", code=code, message=message, seq=seq)
-        else:  # shaped like a relay error, which is what a peer expects in the clear
-            self.uplink.post_plain([cid], "error", code=code, message=message, seq=seq,
-                                   fatal=False)
-
-    def _from_peer(self, cid: int, data: bytes) -> None:
-        """A frame the relay forwarded: an exchange to answer, or a sealed frame to open."""
-        try:
-            frame = check(decode(data, WS_MAX_SIZE), PEER_FRAMES)
-        except ProtocolError as exc:
-            self.error(cid, exc.code, exc.message)
-            return
-        t, seq = frame["t"], frame["seq"]
-        if t == "sealed":
-            if not self.keys.receive(cid, frame):
-                self.error(cid, "bad_order", "join first: no key exchange yet", seq)
-            return
-        known = cid in self.peers or self.door.waiting(cid) or self.keys.has(cid)
-        if t in ("join", "resume") and known:
-            self.error(cid, "bad_order", "already joined", seq)
-        elif t == "join":
-            self.keys.answer(cid, frame["pake"])
-        else:  # "resume" as a first frame, "rejoin" on an open connection (or to re-key)
-            self.keys.resume(cid, frame)
-
-    def _wrong_code(self, cid: int) -> None:
-        self.audience.local({"type": "notice", "text": "someone tried to join with a wrong "
-                                                       f"code ({self.keys.wrong_tries} so far)"})
-        self.recorder.save_header()  # a resumed room must not grant a guesser fresh tries
-
-    def _sealed(self, cid: int, payload: Frame, seq: int) -> None:
-        """A payload a peer sealed (net.host.keys opened it): its hello first, then the game."""
-        try:
-            frame = check(payload, PEER_SEALED)
-        except ProtocolError as exc:
-            self.error(cid, exc.code, exc.message, seq)
-            return
-        frame["seq"] = seq  # errors name the envelope the refused payload came in
-        t = frame["t"]
-        peer = self.peers.get(cid)
-        if t == "hello":
-            # After a re-key the peer says hello again on its open connection.
-            again = peer is not None and cid in self.keys.resumed
-            if (peer is None or again) and not self.door.waiting(cid):
-                self.door.hello(cid, frame)
-            else:
-                self.error(cid, "bad_order", "already joined", seq)
-            return
-        if t == "claim" and cid in self.door.proving:
-            self.door.claim(cid, frame["token"])
-            return
-        if peer is None:
-            self.error(cid, "bad_order", "join first", seq)
-        elif t == "move":
-            self.play.peer_move(peer, frame)
-        elif t == "contribute":
-            self.dealer.contribute(peer, frame)
-        elif t == "chat":
-            self.chat(peer.name, peer.seat, frame["text"])
-        elif t == "sync":
-            self.play.sync_peer(peer)
-        elif t == "answering":
-            self.play.answering(peer.seat, frame["state_no"])
-        elif t == "echo":
-            self.uplink.post([cid], "echo", data=frame["data"])
+        """Tell `cid` a frame was refused (net.host.router)."""
+        self.router.error(cid, code, message, seq)
 
     # -- telling everybody -----------------------------------------------------------------------
     def presence(self, lobby: bool = False) -> None:

@@ -21,6 +21,7 @@ import contextlib
 import secrets
 import time
 from collections import deque
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from websockets.asyncio.client import ClientConnection, connect
@@ -54,6 +55,9 @@ UPDATE = ("this table speaks another protocol version than your tabletop-tui (th
           f"protocol {VERSION}): please update tabletop-tui; the host and the relay need it too")
 # Seconds a join waits once the host said it is asking its player (a reclaim by name).
 APPROVAL_WAIT = 150.0
+# A room slowed down by wrong codes is tried again by itself this often, if it asks for less
+# than SLOW_WAIT seconds (longer: the player is told and decides).
+SLOW_TRIES, SLOW_WAIT = 3, 40.0
 # Re-keys after damaged frames: at most this many within REKEY_WINDOW seconds, then the relay
 # is taken to be damaging frames on purpose and the peer stops.
 MAX_REKEYS, REKEY_WINDOW = 5, 60.0
@@ -108,6 +112,39 @@ class Joiner:
                 "seat_id": proofs.seat_id(link.token or "") if proving else None}
 
     # -- a join ------------------------------------------------------------------------------
+    async def join_patiently(self) -> tuple[Pipe, Frame]:
+        """`join`, waiting out by itself a room that takes new players slowly (wrong codes were
+        tried in it) when the wait it names is short; a longer one is the player's to wait."""
+        for _ in range(SLOW_TRIES - 1):
+            try:
+                return await self.join()
+            except JoinError as exc:
+                if exc.code != "slow_down" or (exc.retry_after or SLOW_WAIT) >= SLOW_WAIT:
+                    raise
+                await asyncio.sleep(exc.retry_after or 0)
+        return await self.join()
+
+    async def come_back(self, giving_up: Callable[[], bool]) -> tuple[Pipe, Frame] | None:
+        """After a lost connection: resume, retrying for the link's `reconnect_for` seconds
+        (never by the code); None once it gave up (the link is finished, saying why)."""
+        link = self.link
+        deadline = time.monotonic() + link.reconnect_for
+        delay = 0.1
+        last = "gave up reconnecting"
+        while time.monotonic() < deadline and not giving_up():
+            try:
+                # A short opening timeout: a dead relay on a port in the ephemeral range can
+                # make the kernel connect the socket to itself, which then never answers.
+                return await self.join(open_timeout=3.0, by_code=False)
+            except JoinError as exc:
+                last = exc.message
+                if exc.code in FINAL:
+                    break
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 2.0)
+        link.finish(last)
+        return None
+
     async def join(self, open_timeout: float | None = None, by_code: bool = True
                    ) -> tuple[Pipe, Frame]:
         """Connect and get the host's welcome: by resumption if this peer holds a key, else

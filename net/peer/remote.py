@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from collections import deque
 from collections.abc import Coroutine
 from pathlib import Path
@@ -46,7 +45,7 @@ from engines.base import Move
 from net import records
 from net.peer import tokens
 from net.peer.deal import DealCheck
-from net.peer.joining import FINAL, UPDATE, Joiner, JoinError
+from net.peer.joining import UPDATE, Joiner, JoinError
 from net.peer.pipe import Pipe
 from net.table.link import Message, TableLink
 from net.wire import codes, resume
@@ -63,9 +62,6 @@ from net.wire.frames import (
 
 __all__ = ["JoinError", "RemoteLink"]
 
-# A room slowed down by wrong codes is tried again by itself this often, if it asks for less
-# than SLOW_WAIT seconds (longer: the player is told and decides).
-SLOW_TRIES, SLOW_WAIT = 3, 40.0
 # A frame the relay damaged, or sent out of order: the channel starts afresh.
 DAMAGED = ("tampered", "reordered")
 REKEYING = "a frame was damaged on the way; renewing this table's keys and catching up"
@@ -133,16 +129,7 @@ class RemoteLink(TableLink):
         """Find the room, join it and wait for the host's welcome; JoinError if refused. A
         room that takes new players slowly (wrong codes were tried in it) is tried again
         after the wait it names, if that is short."""
-        for _ in range(SLOW_TRIES):
-            try:
-                pipe, welcome = await self._joiner.join()
-                break
-            except JoinError as exc:
-                if exc.code != "slow_down" or (exc.retry_after or SLOW_WAIT) >= SLOW_WAIT:
-                    raise
-                await asyncio.sleep(exc.retry_after or 0)
-        else:
-            pipe, welcome = await self._joiner.join()
+        pipe, welcome = await self._joiner.join_patiently()
         self._ws = pipe.ws
         self._welcome(welcome)
         self._reader = asyncio.get_running_loop().create_task(self._read())
@@ -194,33 +181,14 @@ class RemoteLink(TableLink):
             if self._closing or self.closed.is_set():
                 return
             self._ws = None
-            if not await self._reconnect():
+            self.emit({"type": "connection", "state": "reconnecting",
+                       "message": "connection lost; reconnecting"})
+            back = await self._joiner.come_back(lambda: self._closing)
+            if back is None:
                 return
-
-    async def _reconnect(self) -> bool:
-        self.emit({"type": "connection", "state": "reconnecting",
-                   "message": "connection lost; reconnecting"})
-        deadline = time.monotonic() + self.reconnect_for
-        delay = 0.1
-        last = "gave up reconnecting"
-        while time.monotonic() < deadline and not self._closing:
-            try:
-                # A short opening timeout: a dead relay on a port in the ephemeral range can
-                # make the kernel connect the socket to itself, which then never answers.
-                pipe, welcome = await self._joiner.join(open_timeout=3.0, by_code=False)
-            except JoinError as exc:
-                last = exc.message
-                if exc.code in FINAL:
-                    break
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, 2.0)
-                continue
-            self._ws = pipe.ws
-            self._welcome(welcome)
+            self._ws = back[0].ws
+            self._welcome(back[1])
             self.emit({"type": "connection", "state": "connected", "message": "reconnected"})
-            return True
-        self.finish(last)
-        return False
 
     @property
     def identity_key(self) -> bytes | None:

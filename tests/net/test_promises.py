@@ -14,7 +14,7 @@ from netsupport import TIMEOUT
 from test_net_game import finish, open_table
 
 from net.host.authority import NetHost
-from net.peer import remote
+from net.peer import joining
 from net.peer.remote import JoinError, RemoteLink
 from net.relay.conns import Conn
 from net.relay.limits import Limits, guessing
@@ -187,7 +187,7 @@ async def test_25_wrong_codes_leave_the_room_open_to_the_right_one_and_to_seat_o
         await pia.wait_for(lambda m: m["type"] == "connection" and m["state"] == "connected")
         assert host.seats[1].cid is not None and host.keys.wrong_tries == 25
         # A newcomer with the right code is asked to wait (told how long), then gets in.
-        monkeypatch.setattr(remote, "SLOW_WAIT", 1.0)  # no waiting it out by itself here
+        monkeypatch.setattr(joining, "SLOW_WAIT", 1.0)  # no waiting it out by itself here
         with pytest.raises(JoinError) as waiting:
             await RemoteLink(host.code, "Vic", server=relay.url, watch=True,
                              remember=False).connect()

@@ -46,7 +46,6 @@ from net.wire.frames import (
     MAX_NAME,
 )
 
-
 # What the peers read when the host's app crashes mid-game.
 CRASHED = ("the host crashed; it can resume the game (tabletop-tui host --resume): stay, or "
            "join again with the same code later to get your seat back")

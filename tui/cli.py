@@ -229,6 +229,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", help="run a standalone relay (headless)")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     serve.add_argument("--port", type=_port, default=DEFAULT_PORT)
+    serve.add_argument("--secret-file", default=None, metavar="FILE",
+                       help="the secret the relays of one table share, so any of them takes "
+                            "over any room (also TABLETOP_TUI_RELAY_SECRET_FILE, or "
+                            "TABLETOP_TUI_RELAY_SECRET as hex)")
     _add_ssh_options(serve)
 
     rules = sub.add_parser("rules", help="print a game's rules")
@@ -326,6 +330,19 @@ def _ssh_config(args: argparse.Namespace) -> SshConfig | None:
     limits = SshLimits(max_sessions=args.ssh_max_sessions, per_minute=args.ssh_per_minute,
                        idle_minutes=args.ssh_idle)
     return SshConfig(args.ssh, args.ssh_host, access, limits)
+
+
+def _shared_secret(path: str | None) -> None:
+    """`serve --secret-file`: every relay of this process signs with that secret; one line
+    and exit 2 for a file that cannot be used, before anything starts."""
+    from net.relay import tokens
+
+    if path is not None:
+        os.environ[tokens.SECRET_FILE_ENV] = path
+    try:
+        tokens.shared_secret()
+    except (OSError, ValueError) as exc:
+        fail(f"cannot use the relay secret: {exc}")
 
 
 def _host_app(args: argparse.Namespace, options: dict[str, Any]) -> None:
@@ -458,6 +475,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             raise SystemExit(run_join(args))
         _join_app(args)
     elif command == "serve":
+        _shared_secret(args.secret_file)
         ssh = _ssh_config(args)
         if ssh is not None:
             from net.ssh.server import serve_with_ssh

@@ -22,6 +22,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from net.wire import codes
 from net.wire.channel import Channel
 from net.wire.frames import WS_MAX_SIZE, ProtocolError, decode, encode
 
@@ -29,6 +30,9 @@ log = logging.getLogger("tabletop.host")
 
 # A "send" frame is flushed once its payload passes this size (the relay takes 4x MAX_FRAME).
 _BATCH_BYTES = 96 * 1024
+# New room codes a host draws while each is in use (at 40 bits, one more is already a
+# surprise) before it lets the relay draw one.
+CODE_TRIES = 3
 
 Spawn = Callable[[Coroutine[Any, Any, None]], "asyncio.Task[Any]"]
 
@@ -138,14 +142,26 @@ class Uplink:
                 await self.ws.close()
 
     async def _connect(self) -> ClientConnection:
-        ws = await connect(self.url, max_size=WS_MAX_SIZE, compression=None, open_timeout=10)
-        self._seq += 1
-        await ws.send(encode("open", seq=self._seq, code=self.code or None,
-                             host_token=self.host_token))
-        frame = decode(await ws.recv(), WS_MAX_SIZE)
-        if frame["t"] == "error":
+        # A new room draws its own code, so its very first connection can name it in the URL
+        # (a load balancer routes every connection of a room to the same relay by it). A relay
+        # from before host-drawn codes refuses every one of them: the last try lets it draw.
+        for attempt in range(CODE_TRIES + 1):
+            if not self.code and attempt < CODE_TRIES:
+                self.code = codes.new_code()
+            url = self.url + (codes.room_path(self.code) if self.code else "")
+            ws = await connect(url, max_size=WS_MAX_SIZE, compression=None, open_timeout=10)
+            self._seq += 1
+            await ws.send(encode("open", seq=self._seq, code=self.code or None,
+                                 host_token=self.host_token))
+            frame = decode(await ws.recv(), WS_MAX_SIZE)
+            if frame["t"] != "error":
+                break
             await ws.close()
-            raise ProtocolError(str(frame.get("code")), str(frame.get("message")))
+            if frame.get("code") != "code_taken" or self.host_token is not None:
+                raise ProtocolError(str(frame.get("code")), str(frame.get("message")))
+            self.code = ""  # a new room whose code is in use: draw another
+        else:
+            raise ProtocolError("code_taken", "no free room code after several tries")
         if frame["t"] != "opened":
             raise ProtocolError("bad_order", "the relay did not answer 'open' with 'opened'")
         self.code, self.host_token = frame["code"], frame["host_token"]

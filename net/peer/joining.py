@@ -253,8 +253,8 @@ class Joiner:
         else:
             link.url = await discovery.resolve(link.code)
         try:
-            return await connect(link.url, max_size=WS_MAX_SIZE, compression=None,
-                                 open_timeout=open_timeout)
+            return await connect(link.url + codes.room_path(link.room), max_size=WS_MAX_SIZE,
+                                 compression=None, open_timeout=open_timeout)
         except Exception as exc:  # refused, reset mid-handshake, bad URL, timeout: unreachable
             if not link.server and link.url == discovery.DEFAULT_URL:
                 raise JoinError(

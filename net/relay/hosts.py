@@ -100,29 +100,44 @@ class HostDesk:
             except codes.BadCode as exc:
                 relay.cut(conn, "bad_code", str(exc))
                 return None
-            if not tokens.owns(relay.secret, code, token):
+            if token is None:  # a new room under a code the host drew itself
+                if book.get(code) is not None:
+                    relay.cut(conn, "code_taken", "that room code is in use on this relay: a "
+                                                  "new room needs a new code")
+                    return None
+                if not self._room_for(conn):
+                    return None
+                room = self._new_room(code, conn)
+                conn.room = room
+                log.info("room %s opened by %s", tokens.log_name(room.code), conn.addr)
+                return room
+            opened = tokens.owns(relay.secret, code, token)
+            found = book.get(code)
+            held = None if found is None else tokens.owns(relay.secret, code, found.host_token)
+            if opened is None or (held is not None and held < opened):
                 relay.cut(conn, "code_taken",
                           "that code belongs to another host: reopening a room needs its host "
                           "token, and a new room gets a new code")
                 return None
-            found = book.get(code)
             if found is not None:  # its host is back: the room is its own, whatever the caps
                 if found.host is not None:
                     relay.cut(found.host, "replaced", "the host reconnected elsewhere")
+                found.host_token = str(token)  # the oldest opening owns the code
                 book.attach(found, conn)
                 room = found
-            else:  # the relay restarted, or closed the room meanwhile (see net.relay.rooms)
+            else:  # the relay restarted, died, or closed the room meanwhile (net.relay.rooms)
                 returning = book.returning(code)
                 if not self._room_for(conn, capped=not returning, make_space=returning):
                     return None
-                room = self._new_room(code, conn)
+                room = self._new_room(code, conn, str(token))
         conn.room = room
         log.info("room %s opened by %s", tokens.log_name(room.code), conn.addr)
         return room
 
-    def _new_room(self, code: str, host: Conn) -> Room:
+    def _new_room(self, code: str, host: Conn, token: str | None = None) -> Room:
+        """A room for `code`: a new one (a fresh token), or one coming back with `token`."""
         relay = self.relay
-        return relay.rooms.add(code, tokens.host_token(relay.secret, code), host)
+        return relay.rooms.add(code, token or tokens.host_token(relay.secret, code), host)
 
     def _room_for(self, conn: Conn, capped: bool = True, make_space: bool = True) -> bool:
         """Whether `conn` may open one more room: under its address's cap (if `capped`), and

@@ -33,6 +33,7 @@ from typing import Any
 
 from websockets.asyncio.server import Server, ServerConnection, broadcast, serve
 from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request, Response
 from websockets.protocol import State
 
 from net.relay import tokens
@@ -41,6 +42,7 @@ from net.relay.hosts import HostDesk
 from net.relay.limits import Limits, WrongCodeGuard
 from net.relay.peers import PeerDesk
 from net.relay.rooms import RoomBook
+from net.wire import codes
 from net.wire.frames import (
     FIRST_PEER_FRAMES,
     HOST_FRAMES,
@@ -56,6 +58,9 @@ from net.wire.frames import (
 
 __all__ = ["Limits", "Relay", "serve_forever"]
 
+# What a load balancer asks to know a relay is up (plain HTTP, no websocket).
+HEALTH_PATH = "/health"
+
 log = logging.getLogger("tabletop.relay")
 
 
@@ -64,7 +69,7 @@ class Relay:
 
     def __init__(self, limits: Limits | None = None, secret: bytes | None = None) -> None:
         self.limits = limits or Limits()
-        self.secret = secret or tokens.relay_secret()
+        self.secret = secret or tokens.shared_secret() or tokens.relay_secret()
         self.rooms = RoomBook(self.limits)
         self.hosts = HostDesk(self)
         self.peers = PeerDesk(self)
@@ -97,6 +102,7 @@ class Relay:
             compression=None,
             write_limit=256 * 1024,
             close_timeout=self.limits.close_timeout,
+            process_request=self._http,
         )
         self.host = host
         self.port = next(iter(self._server.sockets)).getsockname()[1]
@@ -159,6 +165,15 @@ class Relay:
             await conn.ws.close(1008, message[:120])
 
     # -- connections ------------------------------------------------------------------------
+    def _http(self, ws: ServerConnection, request: Request) -> Response | None:
+        """Plain HTTP before any websocket: `/health` for a load balancer's checks; room
+        connections go on to the websocket handshake."""
+        if request.path == HEALTH_PATH:
+            return ws.respond(200, f"ok: {len(self.rooms)} rooms\n")
+        if request.path != "/" and codes.room_of_path(request.path) is None:
+            return ws.respond(404, "a room connection goes to /room/CODE\n")
+        return None
+
     async def _handle(self, ws: ServerConnection) -> None:
         conn = Conn(ws, self.limits.rate, self.limits.burst, self.limits.peer_buffer)
         self.conns.add(conn)
@@ -177,6 +192,10 @@ class Relay:
                 else:
                     raise ProtocolError("unknown_type", "the first frame must be 'open' (host), "
                                                         "'join' or 'resume' (peer)")
+                routed = codes.room_of_path(ws.request.path) if ws.request else None
+                if routed is not None and frame.get("code") is not None and (
+                        codes.same_room(routed, str(frame["code"])) is False):
+                    raise ProtocolError("bad_code", "the URL names another room than the frame")
             except ProtocolError as exc:
                 self.cut(conn, exc.code, exc.message, seq=_seq_of(raw))
                 return

@@ -1,6 +1,10 @@
 """Who owns a room code: a relay signs each room's host token with a secret kept in its data
-directory. The token is an HMAC of the code, so a restarted relay still knows which token owns
-which code without remembering any room, and nobody can open a known code without its token.
+directory (or shared by every relay of one table: `SECRET_ENV`, a file). The token is the
+time the room was first opened and an HMAC of the code and that time, so any relay holding
+the secret (this one restarted, or another after this one died) knows a room's owner without
+remembering any room. A host draws its own room code (so a load balancer can route by it
+before the room exists), and somebody who opens the same code anew while its room moves from
+a dead relay to another gets a later time: the older token always wins the code back.
 (What a host proves to its peers with that token is net.wire.proofs.)
 """
 
@@ -12,12 +16,33 @@ import hashlib
 import hmac
 import os
 import secrets
+import time
 from pathlib import Path
 
 from net import home
 from net.wire import proofs
 
 _SECRET_FILE = "relay-secret"
+# The secret the relays of one table share (else each relay keeps its own): as hex, or a file
+# holding it (hex, or raw bytes).
+SECRET_ENV = "TABLETOP_TUI_RELAY_SECRET"
+SECRET_FILE_ENV = "TABLETOP_TUI_RELAY_SECRET_FILE"
+
+
+def shared_secret() -> bytes | None:
+    """The table's shared relay secret, from `SECRET_FILE_ENV` or `SECRET_ENV`; None if
+    neither is set. ValueError (OSError for a file) for one that cannot be used."""
+    if path := os.environ.get(SECRET_FILE_ENV):
+        raw = Path(path).read_bytes().strip()
+        with contextlib.suppress(ValueError, UnicodeDecodeError):
+            raw = bytes.fromhex(raw.decode())
+    elif text := os.environ.get(SECRET_ENV):
+        raw = bytes.fromhex(text.strip())
+    else:
+        return None
+    if len(raw) < 32:
+        raise ValueError("a relay secret needs at least 32 bytes (64 hex digits)")
+    return raw
 
 
 def relay_secret(folder: Path | None = None) -> bytes:
@@ -40,13 +65,22 @@ def relay_secret(folder: Path | None = None) -> bytes:
     return fresh
 
 
-def host_token(secret: bytes, code: str) -> str:
-    """The host token of room `code` (normal form) on the relay holding `secret`."""
-    return base64.urlsafe_b64encode(proofs.mac(secret, f"tabletop-tui host {code}")[:24]).decode()
+def host_token(secret: bytes, code: str, opened: int | None = None) -> str:
+    """The host token of room `code` (normal form), first opened at Unix time `opened`
+    (None: now), signed with `secret`: `opened.mac`."""
+    when = int(time.time()) if opened is None else opened
+    mac = proofs.mac(secret, f"tabletop-tui host {code} {when}")[:18]
+    return f"{when}.{base64.urlsafe_b64encode(mac).decode()}"
 
 
-def owns(secret: bytes, code: str, token: str | None) -> bool:
-    return bool(token) and hmac.compare_digest(host_token(secret, code), str(token))
+def owns(secret: bytes, code: str, token: str | None) -> int | None:
+    """When `token` says room `code` was first opened, if it is that room's token; else None."""
+    when, _, mac = str(token or "").partition(".")
+    if not (when.isdigit() and mac):
+        return None
+    if not hmac.compare_digest(host_token(secret, code, int(when)), str(token)):
+        return None
+    return int(when)
 
 
 def log_name(code: str) -> str:

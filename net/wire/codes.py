@@ -73,6 +73,31 @@ def split(code: str) -> tuple[str, str]:
     return code[:LENGTH], code[LENGTH:]
 
 
+def room_path(room: str) -> str:
+    """The websocket path of a room's connections: every one names its room, so a load
+    balancer in front of several relays keeps a room's connections on one of them."""
+    return f"/room/{normalise(room)}"
+
+
+def room_of_path(path: str) -> str | None:
+    """The room code a websocket path names (normal form), or None."""
+    prefix = "/room/"
+    if not path.startswith(prefix):
+        return None
+    try:
+        return normalise(path[len(prefix):].split("?", 1)[0])
+    except BadCode:
+        return None
+
+
+def same_room(normal: str, text: str) -> bool | None:
+    """Whether `text` names room `normal` (None: `text` is no room code)."""
+    try:
+        return normalise(text) == normal
+    except BadCode:
+        return None
+
+
 def display(code: str) -> str:
     """Groups of four: `K7QX9MPA` -> `K7QX-9MPA`, `K7QX9MPAB3CD` -> `K7QX-9MPA-B3CD`."""
     return "-".join(code[i:i + 4] for i in range(0, len(code), 4))

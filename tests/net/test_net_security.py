@@ -21,6 +21,7 @@ from test_net_cli import spawn
 from test_net_faults import close_all, to_act
 from test_net_game import finish, open_table
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 from net import discovery
 from net.host.authority import NetHost
@@ -131,13 +132,25 @@ async def test_a_restarted_relay_gives_a_known_code_only_to_its_host() -> None:
         await relay.stop()  # the relay restarts: it remembers no rooms
         relay = Relay(Limits(sweep_every=0.2))
         await relay.start("127.0.0.1", port)
-        for token in (None, "guess", tokens.host_token(b"x" * 32, code)):
+        for token in ("guess", tokens.host_token(b"x" * 32, code)):
             async with connect(relay.url) as squatter:
                 await squatter.send(encode("open", seq=1, code=code, host_token=token))
                 frame = msgpack.unpackb(await squatter.recv(), raw=False)
                 assert frame["code"] == "code_taken", token
-        await finish(_me, pia, per)  # the real host got its room back (uplink reconnects)
+        # Opening the code anew (hosts draw their codes) gets a room with a later token...
+        squatter = await connect(relay.url)
+        await squatter.send(encode("open", seq=1, code=code, host_token=None))
+        assert msgpack.unpackb(await squatter.recv(), raw=False)["t"] == "opened"
+        # ...which the real host, whose token is older, takes back when it reconnects.
+        await finish(_me, pia, per)
         assert host.room == code and pia.result is not None and pia.result["verified"]
+        heard = []
+        with contextlib.suppress(ConnectionClosed):
+            async for raw in squatter:
+                heard.append(msgpack.unpackb(raw, raw=False))
+        assert heard[-1]["t"] == "error" and heard[-1]["code"] == "replaced"
+        # Whoever came back meanwhile only named its resumption key: no guess, no token.
+        assert all(f["t"] in ("from", "left", "error") for f in heard), heard
     finally:
         await close_all(host, pia, per)
         await relay.stop()

@@ -30,8 +30,8 @@ log = logging.getLogger("tabletop.host")
 
 # A "send" frame is flushed once its payload passes this size (the relay takes 4x MAX_FRAME).
 _BATCH_BYTES = 96 * 1024
-# New room codes a host draws while each is in use (at 40 bits, one more is already a
-# surprise) before it lets the relay draw one.
+# New room codes a host draws before giving up when each is in use (at 40 bits, one more is
+# already a surprise).
 CODE_TRIES = 3
 
 Spawn = Callable[[Coroutine[Any, Any, None]], "asyncio.Task[Any]"]
@@ -143,15 +143,14 @@ class Uplink:
 
     async def _connect(self) -> ClientConnection:
         # A new room draws its own code, so its very first connection can name it in the URL
-        # (a load balancer routes every connection of a room to the same relay by it). A relay
-        # from before host-drawn codes refuses every one of them: the last try lets it draw.
-        for attempt in range(CODE_TRIES + 1):
-            if not self.code and attempt < CODE_TRIES:
+        # (a load balancer routes every connection of a room to the same relay by it).
+        for _ in range(CODE_TRIES):
+            if not self.code:
                 self.code = codes.new_code()
-            url = self.url + (codes.room_path(self.code) if self.code else "")
+            url = self.url + codes.room_path(self.code)
             ws = await connect(url, max_size=WS_MAX_SIZE, compression=None, open_timeout=10)
             self._seq += 1
-            await ws.send(encode("open", seq=self._seq, code=self.code or None,
+            await ws.send(encode("open", seq=self._seq, code=self.code,
                                  host_token=self.host_token))
             frame = decode(await ws.recv(), WS_MAX_SIZE)
             if frame["t"] != "error":

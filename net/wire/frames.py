@@ -17,9 +17,11 @@ import msgpack
 # ("commit", "contribute"), signed host tokens ("seats"), errors name the refused frame's seq.
 # 3: end-to-end encryption (net.wire.channel): 12-symbol join codes whose last 4 never reach the
 # relay, a SPAKE2 exchange ("pake") on join, and every host<->peer payload "sealed".
-# 4: a peer choosing an answer to an interrupt window says so ("answering"); see docs/protocol.md
-# for the whole list.
-VERSION = 4
+# 4: a peer choosing an answer to an interrupt window says so ("answering"), resumption, padded
+# sealed payloads, identities.
+# 5: rooms addressable by URL: the host draws its room code, host tokens carry their opening
+# time; see docs/protocol.md for the whole list.
+VERSION = 5
 # Largest frame a relay accepts from a connection (bytes); views and records fit easily.
 MAX_FRAME = 64 * 1024
 # The websocket layer's own ceiling: frames between MAX_FRAME and this get a readable error

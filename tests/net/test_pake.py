@@ -49,12 +49,12 @@ PACKAGE_SCALARS = {
 # entropy SHA-512(b"side A") and SHA-512(b"side B") (x, y: those 64 bytes big-endian mod L,
 # written here 32 bytes little-endian); messages and key as the package gave them.
 JOIN_VECTOR: dict[str, Any] = {
-    "password": b"tabletop-tui v4 K7QX9MPAB3CD",
+    "password": b'tabletop-tui v5 K7QX9MPAB3CD',
     "x": "07ce9c6a1ec97363c17fa38ce1c09c7bac5b6511da782a7159ad5294e45df802",
     "y": "f4e0c0e1e74c20df14b804a3a56e1b41c34edd8f0268a5d1c1a6db7841793109",
-    "A": "4163e8697c4ba76c040f5a10e52ced2243af4d485e28fc66082ab5a17d18d077f2",
-    "B": "427b3d2903c73dbb0855147ca973cbc59a5112cb7e05a636dffd631f347bcfc9a6",
-    "key": "6f2b9cc6129efec2dd765606b2047a7129700cd93bf3574ad9b41f37735ff181",
+    "A": "41f5881dbc59e0611310858de5a253aa9f74aa6245ee75095d91da1f16f7c1d552",
+    "B": "421c4b2cbebcd1623880622224e2e3664ecca227a35e80a17050a742f2136adc1e",
+    "key": "4f26857cbe7d12352676a8559bb63336161e04f50d3dd2833b74d02f894d4995",
 }
 
 

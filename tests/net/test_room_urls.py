@@ -16,12 +16,9 @@ from test_net_game import finish, open_table
 from websockets.asyncio.client import connect
 
 from net.relay import tokens
-from net.relay.conns import Conn
-from net.relay.hosts import HostDesk
-from net.relay.rooms import Room
 from net.relay.server import Relay
 from net.wire import codes
-from net.wire.frames import Frame, decode, encode
+from net.wire.frames import decode, encode
 
 
 class Paths(Relay):
@@ -34,17 +31,6 @@ class Paths(Relay):
     async def _handle(self, ws: Any) -> None:
         self.paths.append(ws.request.path)
         await super()._handle(ws)
-
-
-class EarlierDesk(HostDesk):
-    """The host side of a relay from before hosts drew their room codes: a code without its
-    host token is always somebody else's."""
-
-    def _open_room(self, conn: Conn, frame: Frame) -> Room | None:
-        if frame.get("code") is not None and frame.get("host_token") is None:
-            self.relay.cut(conn, "code_taken", "that code belongs to another host")
-            return None
-        return super()._open_room(conn, frame)
 
 
 async def first_answer(url: str, t: str, **fields: Any) -> dict[str, Any]:
@@ -79,18 +65,6 @@ async def test_a_new_code_that_is_live_is_refused_and_a_wrong_path_too(relay: Re
                                    watch=True, pake=bytes(33))
         assert wrong["code"] == "bad_code" and "URL" in wrong["message"]
     finally:
-        await host.close()
-
-
-async def test_a_relay_that_draws_codes_itself_still_takes_a_new_host(relay: Relay) -> None:
-    relay.hosts = EarlierDesk(relay)
-    host, me, (pia,) = await open_table(relay, seed=5, names=("Pia",))
-    try:
-        assert relay.rooms.get(host.room) is not None  # the relay's own code, after 3 refusals
-        host.start()
-        await finish(me, pia)
-    finally:
-        await pia.link.close()
         await host.close()
 
 

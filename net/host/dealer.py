@@ -98,7 +98,7 @@ class Dealer:
         seed = (host.seed if host.seed is not None
                 else fairness.joint_seed(self.secret, self.salt, self.contributions))
         infos = [SeatInfo(s.name, s.bot) for s in host.seats]
-        host.session = HostSession(host.engine.id, infos, seed, host.options)
+        host.session = HostSession(host.engine.id, infos, seed, host.options, host.clock)
         host.session.hints = host.hints
         if host.keep_record:
             host.recorder.open()

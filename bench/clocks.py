@@ -1,7 +1,7 @@
 """How many turns a seat takes in a game, as the clocks count them (net.table.clocks): the
 first number of each engine's `pace`. `python -m bench.clocks [--games N] [ids...]` plays
-strong bots at every table size and prints the turns per seat (mean and 90th percentile) and
-the moves per turn. It asserts nothing.
+strong bots at every table size and prints the turns per seat (mean and 90th percentile) beside
+the engine's `clock_turns` for that size. It asserts nothing.
 
 A turn is what earns an increment: a seat's clock runs, the seat moves, and the clock stops
 because somebody else must act (an interrupt window in between does not end it).
@@ -31,8 +31,8 @@ class Counting(Clocks):
         super()._credit(seat)
 
 
-def turns(eng: Engine, players: int, seed: int) -> tuple[list[int], int]:
-    """(turns of each seat, moves) in one game of strong bots."""
+def turns(eng: Engine, players: int, seed: int) -> list[int]:
+    """The turns of each seat in one game of strong bots."""
     session = HostSession(eng.id, [SeatInfo(f"Bot {i}", "strong") for i in range(players)],
                           seed)
     setting = ClockSetting("normal", 1e9, 1.0, 0.0)
@@ -40,8 +40,8 @@ def turns(eng: Engine, players: int, seed: int) -> tuple[list[int], int]:
     counting = Counting(setting, players, 0.0)
     clock.clocks = counting
     clock.follow()
-    moves = session.run_bots()
-    return counting.turns, moves
+    session.run_bots()
+    return counting.turns
 
 
 def main() -> None:
@@ -53,15 +53,12 @@ def main() -> None:
     for eng in engines(args.ids):
         for players in range(eng.min_players, eng.max_players + 1):
             per_seat: list[int] = []
-            moves = 0
             for seed in range(args.games):
-                counted, made = turns(eng, players, seed)
-                per_seat.extend(counted)
-                moves += made
+                per_seat.extend(turns(eng, players, seed))
             p90 = statistics.quantiles(per_seat, n=10)[-1]
-            rows.append((eng.id, players, statistics.mean(per_seat), p90,
-                         moves / max(1, sum(per_seat)), eng.pace[0]))
-    print_table(("game", "seats", "turns/seat", "p90", "moves/turn", "pace"), rows)
+            kept = eng.clock_turns.get(players, "-")
+            rows.append((eng.id, players, statistics.mean(per_seat), p90, kept))
+    print_table(("game", "seats", "turns/seat", "p90", "clock_turns"), rows)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ import random
 from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Hashable, Sequence
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 Move = dict[str, Any]
 View = dict[str, Any]
@@ -42,6 +42,15 @@ class Engine(ABC):
     test_options: tuple[str, ...] = ()
     # Bot levels by name; at least "random" and "strong".
     bots: dict[str, Bot]
+    # For the clocks (net.table.clocks): the move types that let a seat's turn go by, tried
+    # in this order when its time runs out and the table skips it; empty: skipping means
+    # nothing in this game, so the bot moves for a seat out of time.
+    skip_moves: tuple[str, ...] = ()
+    # The game's pace, which sizes its clocks and the lobby's "about N minutes": the turns a
+    # seat takes in a game, by the number of seats (strong bots' games, measured with
+    # `python -m bench.clocks`), and the seconds a person thinks about a turn at a normal pace.
+    clock_turns: ClassVar[dict[int, int]] = {}
+    think_seconds: float = 10.0
 
     # -- the contract ------------------------------------------------------------------------
     @abstractmethod

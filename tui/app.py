@@ -22,6 +22,7 @@ from textual.screen import Screen
 from engines import IllegalMove
 from net import records
 from net.players import identity
+from net.table.clocks import ClockSetting
 from net.table.link import LocalLink
 from net.table.session import HostSession, SeatInfo
 from themes import DEFAULT_THEME, STYLESHEET, TABLE_DEFAULTS, THEME_NAMES, THEMES
@@ -111,7 +112,8 @@ class TabletopApp(App[None]):
     def start_local(self, game: LocalGame, *, replace_current: bool = False) -> None:
         """Open a table for `game`; its rematch is the same seats and options, new shuffle.
         The game leaves a record as it goes (Past games), as a networked one does."""
-        session = HostSession(game.engine_id, game.seats, game.seed, game.options)
+        session = HostSession(game.engine_id, game.seats, game.seed, game.options,
+                              clock=game.clock)
         if len(game.humans) == 1 and (me := identity.mine()) is not None:
             # One person at the keys: this installation's player, proven in the record (at a
             # shared keyboard nobody can tell whose game it is, so it stays unrated).
@@ -131,7 +133,8 @@ class TabletopApp(App[None]):
             raise records.RecordError(f"the record does not replay (it is damaged): {exc}") \
                 from None
         records.LocalRecorder(session, record.own_seats(), path)
-        game = LocalGame(record.engine_id, session.seats, dict(session.options), None)
+        game = LocalGame(record.engine_id, session.seats, dict(session.options), None,
+                         session.clocks.setting)
         self._open_local(session, game, False, humans=record.own_seats())
 
     def _open_local(self, session: HostSession, game: LocalGame, replace_current: bool,
@@ -268,9 +271,11 @@ def local_game(
     seed: int | None,
     options: dict[str, Any] | None,
     names: Sequence[str] = (),
+    clock: ClockSetting | None = None,
 ) -> LocalGame:
     """The table `tabletop-tui play` asks for: people first (named by `names`, then by the
-    saved name for the first, then "You" / "Player 2"), then bots."""
+    saved name for the first, then "You" / "Player 2"), then bots; `clock`: every seat's
+    clock (None: none)."""
     given = list(names) or [prefs.load().name]
     seats = [
         SeatInfo(
@@ -280,7 +285,7 @@ def local_game(
         for i in range(humans)
     ]
     seats += [SeatInfo(name=default_name(level, i + 1, humans), bot=level) for i in range(bots)]
-    return LocalGame(game, seats, dict(options or {}), seed)
+    return LocalGame(game, seats, dict(options or {}), seed, clock)
 
 
 def local_app(
@@ -295,10 +300,11 @@ def local_app(
     *,
     names: Sequence[str] = (),
     bot_delay: float = BOT_DELAY,
+    clock: ClockSetting | None = None,
 ) -> TabletopApp:
     lang = lang or default_language()
     i18n.set_language(lang)  # before naming the seats ("You" / "Du")
-    start = local_game(game, humans, bots, level, seed, options, names)
+    start = local_game(game, humans, bots, level, seed, options, names, clock)
     return TabletopApp(lang=lang, theme=theme, start=start, bot_delay=bot_delay)
 
 

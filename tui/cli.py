@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from engines import ENGINE_IDS, get_engine
 from net.discovery import DEFAULT_PORT, server_url
 from net.ssh.limits import SshLimits
+from net.table import clocks
 from net.table.session import BOT_LEVELS
 from net.wire import codes
 
@@ -146,6 +147,24 @@ def _shown(value: Any) -> str:
     return str(value)
 
 
+def _add_clock_options(parser: argparse.ArgumentParser) -> None:
+    """`--clock` and `--out-of-time`, for `play` and `host` alike."""
+    parser.add_argument("--clock", choices=clocks.PRESETS, default=None,
+                        help="every seat's clock: a time bank plus some seconds a turn "
+                        "(fast, normal, slow), the same time for every turn (move), or none")
+    parser.add_argument("--out-of-time", choices=clocks.OUT_OF_TIME, default="bot",
+                        help="a player whose time runs out: the strong bot moves for them "
+                        "(default), or they are skipped (where the game lets a turn go by)")
+
+
+def _clock(game: str, args: argparse.Namespace, seats: int) -> clocks.ClockSetting | None:
+    """The clock asked for, or one line and exit 2 (a game that cannot skip a turn)."""
+    try:
+        return clocks.preset(game, args.clock or "none", seats, args.out_of_time)
+    except ValueError as exc:
+        fail(str(exc))
+
+
 def _add_ssh_options(parser: argparse.ArgumentParser) -> None:
     """`--ssh PORT` and its options, for `serve` and `host` alike."""
     limits = SshLimits()
@@ -192,6 +211,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--name", action="append", default=[], metavar="NAME",
                       help="a player's name at this keyboard (repeat for each hot-seat player)")
     play.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE")
+    _add_clock_options(play)
 
     host = sub.add_parser("host", help="host a networked game and show its join code",
                           epilog=options_help(),
@@ -209,6 +229,7 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--seed", type=_seed, default=None, help="fix the shuffle")
     host.add_argument("--name", default=None, help="your name at the table")
     host.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE")
+    _add_clock_options(host)
     _add_ssh_options(host)
 
     join = sub.add_parser(
@@ -306,8 +327,9 @@ def _play(args: argparse.Namespace) -> None:
     bots = args.bots if args.bots is not None else max(eng.min_players - humans, 0)
     _check_players(args.game, humans + bots)
     level = args.level or prefs.load().bot_level
+    clock = _clock(args.game, args, humans + bots)
     _run(local_app(args.game, humans, bots, level, args.seed, options, args.lang, args.theme,
-                   names=args.name))
+                   names=args.name, clock=clock))
 
 
 def _ssh_config(args: argparse.Namespace) -> SshConfig | None:
@@ -354,7 +376,8 @@ def _host_app(args: argparse.Namespace, options: dict[str, Any]) -> None:
 
     plan = HostPlan(args.game, args.seats or 0, options, server=args.server, lan=args.lan,
                     port=args.port, resume=args.resume, host_name=args.name,
-                    level=args.level or "strong", seed=args.seed)
+                    level=args.level or "strong", seed=args.seed, clock=args.clock,
+                    out_of_time=args.out_of_time)
     auto = args.game is not None or args.resume
     app = TabletopApp(lang=args.lang, theme=args.theme,
                       opening=lambda: HostScreen(plan, auto=auto))
@@ -457,6 +480,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         if args.game is None and not args.resume:
             fail("host needs a game (or --resume)")
         options = _options(args.game, args.option) if args.game else {}
+        if args.game:
+            engine = get_engine(args.game)
+            _clock(args.game, args, min(max(args.seats or 0, engine.min_players),
+                                        engine.max_players))  # refused now, not in the room
         if args.headless:
             if args.ssh is not None:
                 fail("--ssh needs the host's screen; for a table without one use serve --ssh")

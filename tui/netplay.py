@@ -3,7 +3,7 @@ screen with chat, presence and connection notes, and the small chat prompt.
 
 The game screen itself is the TUI's `GameScreen`: a networked table is just another
 `TableLink`. `NetGameScreen` only adds what a local table never has: a chat key, notices
-from the host (timer ran out, somebody is away), the state of the connection, and the warning
+from the host (somebody is away, a bot took over), the state of the connection, and the warning
 that the deal cannot be verified when the peer's own check of the seed already failed.
 """
 
@@ -66,7 +66,6 @@ register(
             "netlobby.kick": "Kick",
             "netlobby.more": "+ Seat",
             "netlobby.fewer": "− Seat",
-            "netlobby.timer": "Turn timer in seconds (empty: off)",
             "netlobby.takeover": "Bot takes an away seat after seconds (empty: never)",
             "netlobby.hints": "Hints allowed (h asks the expert bot)",
             "netlobby.apply": "Apply",
@@ -127,7 +126,6 @@ register(
             "netlobby.kick": "Entfernen",
             "netlobby.more": "+ Platz",
             "netlobby.fewer": "− Platz",
-            "netlobby.timer": "Zugzeit in Sekunden (leer: aus)",
             "netlobby.takeover": "Bot übernimmt einen leeren Platz nach Sekunden (leer: nie)",
             "netlobby.hints": "Tipps erlaubt (h fragt den Experten-Bot)",
             "netlobby.apply": "Übernehmen",

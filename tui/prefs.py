@@ -1,5 +1,5 @@
 """What a player set once and expects to find again: theme, language, their name, the bots'
-level, the timers they host with and the turn bell.
+level, the clock and takeover time they host with and the turn bell.
 
 Kept as JSON in the user's config directory (`platformdirs`; `TABLETOP_TUI_CONFIG` overrides
 it for tests and portable installs). A damaged or unreadable file never stops the app: the
@@ -17,8 +17,11 @@ from typing import Any
 
 import platformdirs
 
+from net.table.clocks import PRESETS
+
 APP = "tabletop-tui"
 BELL_MODES = ("network", "always", "off")  # ring on your turn: in networked games, always, never
+CLOCKS = PRESETS  # the clocks a host may start its rooms with
 
 
 @dataclass
@@ -27,7 +30,7 @@ class Prefs:
     language: str | None = None  # None: from the environment (LANG)
     name: str = ""  # empty: the login name / "You"
     bot_level: str = "strong"
-    timer: int | None = None  # turn timer of hosted games, seconds
+    clock: str = "none"  # the clock of hosted games: one of CLOCKS
     takeover: int | None = 120  # seconds before a bot takes an away seat
     bell: str = "network"
 
@@ -36,7 +39,8 @@ class Prefs:
             self.bell in BELL_MODES
             and isinstance(self.name, str)
             and isinstance(self.bot_level, str)
-            and all(v is None or (type(v) is int and v > 0) for v in (self.timer, self.takeover))
+            and self.clock in CLOCKS
+            and (self.takeover is None or (type(self.takeover) is int and self.takeover > 0))
         )
 
 
@@ -54,6 +58,8 @@ def load() -> Prefs:
     if not isinstance(raw, dict):
         return Prefs()
     known = {f.name for f in fields(Prefs)}
+    if raw.get("timer") and "clock" not in raw:  # a turn timer of old: a clock for every turn
+        raw["clock"] = "move"
     prefs = Prefs()
     for name, value in raw.items():
         if name in known:

@@ -124,6 +124,11 @@ class ChezGeekEngine(Engine):
         "keyboard_answers": True,
     }
     test_options = ("stack", "first", "dice", "jobs")
+    # Clocks: a seat out of time lets windows go, ends its phases and its turn; what it must
+    # choose (a prompt) the bot chooses.
+    skip_moves = ("pass", "end_removals", "end_phase", "end_turn")
+    clock_turns: ClassVar[dict[int, int]] = {2: 4, 3: 4, 4: 4, 5: 4, 6: 3}
+    think_seconds = 40.0
     # The printed deck (names, values, effect keywords and texts), public like the cards
     # themselves: boards read names and descriptions here, never a game's state.
     cards: ClassVar[dict[str, Any]] = CARDS

@@ -9,7 +9,7 @@ from the rules.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 from engines.base import (
     Engine,
@@ -149,6 +149,9 @@ class SchoeneEngine(Engine):
     min_players = 3
     max_players = 7
     test_options = ("stack", "first")
+    # Clocks: every turn takes the card or pays a chip, a choice either way: nothing skips it.
+    clock_turns: ClassVar[dict[int, int]] = {3: 37, 4: 29, 5: 24, 6: 17, 7: 13}
+    think_seconds = 5.0
 
     def __init__(self) -> None:
         self.options = {"lucky_pig": True}

@@ -180,6 +180,9 @@ class SchokoEngine(OneSeatAtATime):
     max_players = PLAYERS
     options: ClassVar[dict[str, Any]] = {}
     test_options = ("stack", "first")
+    # Clocks: a pass is only for a seat with no placement, so nothing skips a turn.
+    clock_turns: ClassVar[dict[int, int]] = {2: 16}
+    think_seconds = 20.0
 
     # -- setup -------------------------------------------------------------------------------
     def new_game(self, num_players: int, seed: int, options: dict[str, Any] | None = None) -> Any:

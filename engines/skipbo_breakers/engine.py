@@ -246,6 +246,10 @@ class SkipBoBreakersEngine(OneSeatAtATime):
     max_players = 4
     options: ClassVar[dict[str, Any]] = {"points_to_win": POINTS_TO_WIN}
     test_options = ("stack", "first")
+    # Clocks: a seat out of time passes on the trick when it may (not when it leads).
+    skip_moves = ("pass",)
+    clock_turns: ClassVar[dict[int, int]] = {2: 151, 3: 99, 4: 70}
+    think_seconds = 6.0
 
     # -- setting up --------------------------------------------------------------------------
     def new_game(self, num_players: int, seed: int, options: dict[str, Any] | None = None) -> Any:

@@ -356,6 +356,9 @@ class ZwergenamulettEngine(Engine):
     max_players = 6
     options: ClassVar[dict[str, Any]] = {"memory_aid": False}
     test_options = ("stack", "first")
+    # Clocks: every trick needs a card from each seat: nothing skips a turn.
+    clock_turns: ClassVar[dict[int, int]] = {2: 20, 3: 24, 4: 30, 5: 26, 6: 20}
+    think_seconds = 8.0
 
     # -- setup -------------------------------------------------------------------------------
     def new_game(self, num_players: int, seed: int, options: dict[str, Any] | None = None) -> Any:

@@ -8,10 +8,10 @@ applied move each connection gets only its own view; spectators get the public o
 This class holds what the room's parts share (the seats, the session, the connection); each
 part can be read alone:
 - `net.host.router`: what arrives, sent to the part that deals with it;
-- `net.host.lobby`: options, seats and timers before the game, and the rematch;
+- `net.host.lobby`: options, seats, clocks and takeover before the game, and the rematch;
 - `net.host.door`: joins, seat claims and reclaims, drops, takeovers, the host coming back;
 - `net.host.dealer`: the fair seed (commit, contributions, deal, reveal);
-- `net.host.play`: moves, their broadcast, and the moves bots and timers make;
+- `net.host.play`: moves, their broadcast, and the moves bots and clocks that ran out make;
 - `net.host.resume`: the record on disk, and taking the room over again from it.
 Below them: `net.host.uplink` (the relay connection and its one ordered writer),
 `net.host.keys` (key exchanges and sealed frames), `net.host.audience` (who hears what).
@@ -38,6 +38,7 @@ from net.host.play import Play
 from net.host.router import Router
 from net.host.seats import Peer, Seat, clean_text
 from net.host.uplink import Uplink
+from net.table.clocks import ClockSetting
 from net.table.link import Message
 from net.table.session import BOT_LEVELS, HostSession
 from net.wire import codes
@@ -65,7 +66,7 @@ class NetHost:
         host_name: str | None = None,
         level: str = "strong",
         seed: int | None = None,
-        timer: float | None = None,
+        clock: ClockSetting | None = None,
         takeover: float | None = None,
         bot_delay: float = 0.5,
         keep_record: bool = True,
@@ -78,7 +79,7 @@ class NetHost:
         self.options = table_options(self.engine, options or {})
         self.level = level
         self.seed = seed
-        self.timer = timer
+        self.clock = clock  # the table's clocks (net.table.clocks); None: no clock
         self.takeover = takeover
         self.hints = False  # whether players may ask the expert for hints (the lobby's switch)
         self.bot_delay = bot_delay
@@ -189,8 +190,8 @@ class NetHost:
     def set_option(self, name: str, value: Any) -> None:
         self.lobby.set_option(name, value)
 
-    def set_timer(self, seconds: float | None) -> None:
-        self.lobby.set_timer(seconds)
+    def set_clock(self, clock: ClockSetting | None) -> None:
+        self.lobby.set_clock(clock)
 
     def set_takeover(self, seconds: float | None) -> None:
         self.lobby.set_takeover(seconds)
@@ -216,6 +217,10 @@ class NetHost:
     def local_answering(self, seat_no: int, state_no: int) -> None:
         if 0 <= seat_no < len(self.seats) and self.seats[seat_no].local:
             self.play.answering(seat_no, state_no)
+
+    def local_extend(self, seat_no: int, state_no: int) -> None:
+        if 0 <= seat_no < len(self.seats) and self.seats[seat_no].local:
+            self.play.extend(seat_no, state_no)
 
     def send_chat(self, text: str) -> None:
         """Chat from the host's own terminal."""
@@ -262,7 +267,8 @@ class NetHost:
         try:
             host = cls(header["engine"], len(header["players"]), header["options"],
                        relay_url=relay_url, host_name=resume.host_name(header, net),
-                       level=net.get("level", "strong"), timer=net.get("timer"),
+                       level=net.get("level", "strong"),
+                       clock=ClockSetting.from_public(header.get("clock")),
                        takeover=net.get("takeover"), **kwargs)
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise ValueError(f"the record {path.name} is damaged and cannot be resumed "

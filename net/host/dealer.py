@@ -107,7 +107,7 @@ class Dealer:
                 seat.proof = mine.prove(self.commitment, i, seat.name)
         infos = [SeatInfo(s.name, s.bot, **(s.proof or {})) for s in host.seats]
         host.session = HostSession(host.engine.id, infos, seed, host.options,
-                                   game_id=self.commitment)
+                                   game_id=self.commitment, clock=host.clock)
         host.session.hints = host.hints
         if host.keep_record:
             host.recorder.open()

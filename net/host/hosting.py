@@ -17,6 +17,7 @@ from net import discovery
 from net.host.authority import NetHost
 from net.records import store
 from net.relay.server import Relay
+from net.table import clocks
 
 log = logging.getLogger("tabletop.hosting")
 
@@ -44,6 +45,8 @@ class HostPlan:
     level: str = "strong"
     seed: int | None = None
     bot_delay: float = 0.5
+    clock: str | None = None  # a clock preset (net.table.clocks.PRESETS); None: the screen's
+    out_of_time: str = "bot"  # choice (the saved one), no clock without a screen
 
 
 async def start_relay(plan: HostPlan, say: Callable[[str], None]) -> tuple[Relay | None, str]:
@@ -126,9 +129,11 @@ async def open_room(plan: HostPlan, say: Callable[[str], None] = log.warning) ->
             host = NetHost.resume(path, url, bot_delay=plan.bot_delay)
         else:
             assert plan.game is not None
+            clock = clocks.preset(plan.game, plan.clock or "none", plan.seats,
+                                  plan.out_of_time)
             host = NetHost(plan.game, plan.seats, plan.options, relay_url=url,
                            host_name=plan.host_name, level=plan.level, seed=plan.seed,
-                           bot_delay=plan.bot_delay)
+                           bot_delay=plan.bot_delay, clock=clock)
         await host.open()
     except BaseException:
         if relay is not None:

@@ -31,5 +31,8 @@ class HostLink(TableLink):
     async def answering(self, seat: int, state_no: int) -> None:
         self.host.local_answering(seat, state_no)
 
+    async def extend(self, seat: int, state_no: int) -> None:
+        self.host.local_extend(seat, state_no)
+
     async def close(self, crashed: bool = False) -> None:
         self.host.remove_listener(self.emit)

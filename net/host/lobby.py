@@ -1,5 +1,5 @@
-"""The room before a game: its options, its seats and its timers, as the host's terminal sets
-them, and the rematch that brings a finished room back to this lobby.
+"""The room before a game: its options, its seats, its clocks and the takeover time, as the
+host's terminal sets them, and the rematch that brings a finished room back to this lobby.
 
 Every change is told to everyone at once (`presence` plus `lobby`), so a guest's lobby screen
 always shows what the host's shows.
@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from engines import Engine
 from engines.base import TEST_OPTIONS
 from net.host.seats import Seat, bot_seat
+from net.table.clocks import ClockSetting, can_skip
 from net.table.session import BOT_LEVELS
 
 if TYPE_CHECKING:
@@ -37,7 +38,9 @@ class Lobby:
     def state(self) -> dict[str, Any]:
         host = self.host
         return {"engine": host.engine.id, "options": dict(host.options),
-                "seats": host.seat_list(), "timer": host.timer, "takeover": host.takeover}
+                "seats": host.seat_list(),
+                "clock": None if host.clock is None else host.clock.public(),
+                "takeover": host.takeover}
 
     def _changed(self) -> None:
         self.host.presence(lobby=True)
@@ -100,13 +103,14 @@ class Lobby:
         host.options = table_options(host.engine, {**host.options, name: value})
         self._changed()
 
-    def set_timer(self, seconds: float | None) -> None:
-        """Seconds per move before a bot moves for a person (None: no timer)."""
-        if seconds is not None and seconds <= 0:
-            raise ValueError("a turn timer needs some time")
-        self.host.timer = seconds
+    def set_clock(self, clock: ClockSetting | None) -> None:
+        """The table's clocks (None: no clock); they start with the game."""
+        self._check_open()
+        if clock is not None and clock.out_of_time == "skip" and not can_skip(self.host.engine):
+            raise ValueError(f"{self.host.engine.title} has no way to skip a turn: the bot "
+                             "moves for a seat out of time")
+        self.host.clock = clock
         self._changed()
-        self.host.play.reschedule()
 
     def set_takeover(self, seconds: float | None) -> None:
         """Seconds a dropped player has to come back before a bot plays for them."""

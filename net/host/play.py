@@ -1,6 +1,6 @@
 """A hosted game in play: moves from the host's terminal and from peers, checked and applied in
 one place, each followed by every connection's own view; and the moves nobody at a keyboard
-makes (bots, taken-over seats, expired timers), planned again after every change.
+makes (bots, taken-over seats, clocks that ran out), planned again after every change.
 
 All of it runs in plain methods on the event loop and only queues frames, so no two moves can
 interleave their broadcasts.
@@ -99,6 +99,17 @@ class Play:
         self.broadcast("update", [])
         self.reschedule()
 
+    def extend(self, seat: int | None, state_no: int) -> None:
+        """The person at `seat` asks for their one extension of the game, on state
+        `state_no`: their clock gets it while it runs, and everyone sees it (a late or second
+        asking changes nothing)."""
+        session = self.host.session
+        if (seat is None or session is None or state_no != session.state_no
+                or not session.clocks.extend(seat)):
+            return
+        self.broadcast("update", [])
+        self.reschedule()
+
     def _apply(self, seat: int, move: Move) -> None:
         host = self.host
         session = host.session
@@ -114,7 +125,7 @@ class Play:
 
     # -- moves nobody at a keyboard makes --------------------------------------------------------
     def reschedule(self) -> None:
-        """(Re)plan who moves without a person: bots, taken-over seats, expired timers."""
+        """(Re)plan who moves without a person: bots, taken-over seats, clocks run out."""
         host = self.host
         current = asyncio.current_task()
         if self._driver is not None and self._driver is not current:
@@ -127,13 +138,14 @@ class Play:
     async def _drive(self, state_no: int) -> None:
         host = self.host
         assert host.session is not None
-        due = await unmanned_move(host.session, host.seats, state_no, level=host.level,
-                                  bot_delay=host.bot_delay, timer=host.timer)
+        session = host.session
+        due = await unmanned_move(session, host.seats, state_no, level=host.level,
+                                  bot_delay=host.bot_delay)
         if due is None:
             return
         seat, move, timed_out = due
-        if timed_out:
-            host.notice(f"time ran out for {host.seats[seat].name}; a bot moved for them")
+        if timed_out and session.clocks.out_of_time.get(seat) == state_no:
+            host.recorder.save_header()  # the record says whose time ran out first, and when
         self._apply(seat, move)
 
     # -- telling everybody -----------------------------------------------------------------------

@@ -130,9 +130,8 @@ class Recorder:
             "spare": [s.spare for s in host.seats], "secret": dealer.secret,
             "keys": [s.keys for s in host.seats], "tickets": [s.ticket for s in host.seats],
             "contributions": dealer.contributions, "fixed": host.seed is not None,
-            "local": [s.local for s in host.seats], "timer": host.timer,
-            "takeover": host.takeover, "level": host.level, "hints": host.hints,
-            "wrong_tries": host.keys.wrong_tries,
+            "local": [s.local for s in host.seats], "takeover": host.takeover,
+            "level": host.level, "hints": host.hints, "wrong_tries": host.keys.wrong_tries,
         })
 
     def open(self) -> None:

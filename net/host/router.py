@@ -113,5 +113,7 @@ class Router:
             host.play.sync_peer(peer)
         elif t == "answering":
             host.play.answering(peer.seat, frame["state_no"])
+        elif t == "extend":
+            host.play.extend(peer.seat, frame["state_no"])
         elif t == "echo":
             host.uplink.post([cid], "echo", data=frame["data"])

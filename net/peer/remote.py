@@ -4,9 +4,9 @@
 presence; see net.table.link), so a game screen cannot tell a remote table from a local one. It adds
 what only networked play has:
   {"type": "welcome", "seat", "name", "code", "engine", "options", "commitment"}
-  {"type": "lobby", "engine", "options", "seats", "timer", "takeover"}
+  {"type": "lobby", "engine", "options", "seats", "clock", "takeover"}
   {"type": "start", "engine", "options", "players", "commitment"}
-  {"type": "notice", "text"}                          e.g. a bot moved when time ran out
+  {"type": "notice", "text"}                          e.g. somebody is away
   {"type": "connection", "state", "message"}          state: reconnecting, connected,
                                                       host_away, host_back, closed
   {"type": "notice", "text", "verdict": {"code", "args"}}
@@ -354,6 +354,9 @@ class RemoteLink(TableLink):
 
     async def answering(self, seat: int, state_no: int) -> None:
         await self._send("answering", state_no=state_no)
+
+    async def extend(self, seat: int, state_no: int) -> None:
+        await self._send("extend", state_no=state_no)
 
     async def request_sync(self) -> None:
         await self._send("sync")

@@ -19,7 +19,8 @@ from typing import Any
 
 from engines import ENGINE_IDS, Engine, IllegalMove, get_engine
 from net.records import store
-from net.table.session import HostSession, SeatInfo
+from net.table.clocks import ClockSetting
+from net.table.session import HostSession, SeatInfo, out_of_time_marks
 
 # The format this code writes and the newest it reads; raise it when a change would make an
 # older reader misread a record, and keep reading every older version.
@@ -162,6 +163,11 @@ def _check_header(header: dict[str, Any], name: str) -> None:
         raise RecordError(f"{name} is damaged: its options are broken")
     if header.get("kind", LEGACY_KIND) not in KINDS:
         raise RecordError(f"{name} is damaged: unknown kind of record")
+    try:
+        ClockSetting.from_public(header.get("clock"))
+        out_of_time_marks(header.get("out_of_time"))
+    except ValueError as exc:
+        raise RecordError(f"{name} is damaged: {exc}") from None
 
 
 # -- replaying -------------------------------------------------------------------------------
@@ -293,27 +299,43 @@ def _path(tag: str) -> Path:
 
 class LocalRecorder:
     """Writes a local game's record as it is played, appending to `path` when resuming. Best
-    effort: a disk that refuses costs the record, never the game."""
+    effort: a disk that refuses costs the record, never the game. A seat whose clock runs
+    out for the first time is written into the header at once (the file is written afresh),
+    so a game taken up again still knows it."""
 
     def __init__(self, session: HostSession, humans: list[int], path: Path | None = None) -> None:
         self.path: Path | None = path
         self._writer: store.RecordWriter | None = None
+        self._head: dict[str, Any] = {}
+        self._marks = session.clocks.marks()
         with contextlib.suppress(OSError, RecordError):
             head = header(session, "local", local=list(humans))
             if path is not None:
                 head = load(path).header  # keep the original start and seats
             self.path = path or _path(f"local-{session.engine.id}")
-            moves = [[s, m] for s, m in session.moves]
-            self._writer = store.RecordWriter(self.path, head, moves, last=False)
+            self._head = head
+            self._writer = self._write_all(session)
         session.subscribe(lambda seat, move, events: self._moved(session, seat, move))
         if session.over:
             self._end(session)
+
+    def _write_all(self, session: HostSession) -> store.RecordWriter:
+        assert self.path is not None
+        moves = [[s, m] for s, m in session.moves]
+        return store.RecordWriter(self.path, self._head, moves, last=False)
 
     def _moved(self, session: HostSession, seat: int, move: dict[str, Any]) -> None:
         if self._writer is None:
             return
         try:
-            self._writer.move(seat, move)
+            marks = session.clocks.marks()
+            if marks != self._marks:
+                self._marks = marks
+                self._head = {**self._head, "out_of_time": marks}
+                self._writer.close()
+                self._writer = self._write_all(session)
+            else:
+                self._writer.move(seat, move)
             if session.over:
                 self._end(session)
         except OSError:
@@ -332,10 +354,11 @@ def _peer_header(game: dict[str, Any], seat: int | None, code: str | None,
                 **{k: p[k] for k in IDENTITY_FIELDS if isinstance(p.get(k), str)}}
                for p in game.get("players") or [] if isinstance(p, dict)]
     game_id = game.get("game_id") or game.get("commitment")
+    clocks = {k: game[k] for k in ("clock", "out_of_time") if game.get(k) is not None}
     return {"format": FORMAT, "version": VERSION, "kind": "peer", "started": time.time(),
             "engine": game.get("engine"), "options": game.get("options") or {}, "seed": seed,
             "players": players, "game_id": game_id if isinstance(game_id, str) else None,
-            "seat": seat, "code": code}
+            "seat": seat, "code": code, **clocks}
 
 
 def start_peer(start: dict[str, Any], seat: int | None, code: str | None) -> Path | None:

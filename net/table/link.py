@@ -13,7 +13,8 @@ Messages a listener receives (all msgpack-safe):
   {"type": "error",  "seat", "message"}      a move was refused; nothing changed
   {"type": "chat",   "name", "text"}
   {"type": "presence", "players"}            who sits where and who is connected
-"sync" and "update" also carry "clock": None, or an open interrupt window's countdown.
+"sync" and "update" also carry "clock": None, or an open interrupt window's countdown, and
+"clocks": None, or every seat's game clock (net.table.clocks), the same for every seat.
 "result" is None until the game is over, then the engine's result (plus "verified" on the
 network: whether the revealed seed replays to the same game).
 """
@@ -71,6 +72,11 @@ class TableLink(ABC):
         """`seat` is choosing an answer to the open interrupt window (net.table.windows): the
         table gives it more time, and everyone sees who is answering."""
 
+    @abstractmethod
+    async def extend(self, seat: int, state_no: int) -> None:
+        """`seat` asks for its one extension of the game ("let me think", net.table.clocks),
+        made on state `state_no`: its clock gets more time, and everyone sees it."""
+
 
 def table_message(
     session: HostSession, seat: int | None, kind: str, events: list[dict[str, Any]] | None = None
@@ -83,6 +89,7 @@ def table_message(
         message["events"] = list(events or [])
     message["result"] = session.result() if session.over else None
     message["clock"] = session.windows.public(fresh=kind == "sync")  # an open window's countdown
+    message["clocks"] = session.clocks.public()  # every seat's game clock, if the table has them
     return message
 
 
@@ -133,6 +140,12 @@ class LocalLink(TableLink):
             self._broadcast([])
             self._wake_bots()
 
+    async def extend(self, seat: int, state_no: int) -> None:
+        session = self.session
+        if seat in self.seats and state_no == session.state_no and session.clocks.extend(seat):
+            self._broadcast([])
+            self._wake_bots()
+
     async def close(self, crashed: bool = False) -> None:
         if self._bots is not None:
             self._bots.cancel()
@@ -154,7 +167,8 @@ class LocalLink(TableLink):
     async def _play_bots(self) -> None:
         """Bots move one at a time, paced so people can follow what they did; in an interrupt
         window they answer at once, and its countdown lets it go for silent people
-        (net.table.windows)."""
+        (net.table.windows); a person whose clock ran out gets the table's move
+        (net.table.clocks)."""
         while (pending := await windows.next_local(self.session, self.bot_delay)) is not None:
             events = self.session.submit(*pending)
             self._broadcast(events)

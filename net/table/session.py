@@ -15,6 +15,7 @@ from typing import Any
 
 from engines import Engine, IllegalMove, get_engine
 from engines.base import Move, check_seat
+from net.table.clocks import ClockSetting, TableClock
 from net.table.windows import WindowClock
 
 BOT_LEVELS = ("random", "strong", "expert")
@@ -53,8 +54,12 @@ class HostSession:
         seats: list[SeatInfo],
         seed: int | None = None,
         options: dict[str, Any] | None = None,
+        clock: ClockSetting | None = None,
+        out_of_time: list[list[int]] | None = None,
         game_id: str | None = None,
     ) -> None:
+        """`clock`: the table's clocks (None: no clock); `out_of_time`: the seats whose time
+        ran out earlier in this game (a game taken up again from its record)."""
         self.engine: Engine = get_engine(engine_id)
         self.seats = list(seats)
         self.seed = secrets.randbits(63) if seed is None else seed
@@ -68,6 +73,8 @@ class HostSession:
         self.log: list[dict[str, Any]] = []
         self._listeners: list[Listener] = []
         self.windows = WindowClock(self)  # interrupt windows and their countdown, if any
+        # Every seat's clock, if the table has them (after the windows: it reads them).
+        self.clocks = TableClock(self, clock, out_of_time or ())
         # Whether the host lets players ask the expert for hints ("h"); None: the table decides
         # (a local one allows them). Sent in every sync when set.
         self.hints: bool | None = None
@@ -98,7 +105,9 @@ class HostSession:
         return self.engine.result(self.state)
 
     def record(self) -> dict[str, Any]:
-        """The game record: enough to rebuild every state by replaying it."""
+        """The game record: enough to rebuild every state by replaying it, and the table's
+        clocks with the seats whose time ran out (docs/records.md)."""
+        clocks = self.clocks
         return {
             "engine": self.engine.id,
             "options": self.options,
@@ -106,14 +115,19 @@ class HostSession:
             "players": self.players(),
             "game_id": self.game_id,
             "moves": [[seat, move] for seat, move in self.moves],
+            **({} if clocks.setting is None else {"clock": clocks.setting.public(),
+                                                  "out_of_time": clocks.marks()}),
         }
 
     @classmethod
     def from_record(cls, record: dict[str, Any]) -> HostSession:
-        """Rebuild a session by replaying a record; IllegalMove if the record is corrupt."""
+        """Rebuild a session by replaying a record; IllegalMove if the record is corrupt,
+        ValueError if its clock is. Its clocks start afresh from their bank: a record keeps
+        the moves, not the seconds."""
         seats = [SeatInfo(**p) for p in record["players"]]
         session = cls(record["engine"], seats, record["seed"], record["options"],
-                      record.get("game_id"))
+                      ClockSetting.from_public(record.get("clock")),
+                      out_of_time_marks(record.get("out_of_time")), record.get("game_id"))
         for seat, move in record["moves"]:
             session.submit(seat, move)
         return session
@@ -153,7 +167,7 @@ class HostSession:
         return events
 
     def choose_for(self, seat: int, level: str = "strong") -> Move | None:
-        """What a bot of `level` would play for `seat` now (also used when a turn timer runs
+        """What a bot of `level` would play for `seat` now (also used when a clock runs
         out or a bot takes over a dropped player's seat). Deterministic per seed and state."""
         if level not in BOT_LEVELS:
             raise ValueError(f"unknown bot level {level!r}; choose one of {', '.join(BOT_LEVELS)}")
@@ -179,6 +193,17 @@ class HostSession:
             self.submit(*pending)
             made += 1
         return made
+
+
+def out_of_time_marks(value: Any) -> list[list[int]]:
+    """A record's `out_of_time` ([seat, state number] pairs); ValueError if it is broken."""
+    if value is None:
+        return []
+    if not (isinstance(value, list) and all(
+            isinstance(mark, list) and len(mark) == 2
+            and all(type(n) is int and n >= 0 for n in mark) for mark in value)):
+        raise ValueError("its list of clocks that ran out is broken")
+    return value
 
 
 __all__ = ["BOT_LEVELS", "HostSession", "IllegalMove", "SeatInfo", "StaleMove"]

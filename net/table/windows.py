@@ -33,6 +33,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from engines.base import IllegalMove, Move
+from net.table.clocks import next_timeout
 
 if TYPE_CHECKING:
     from net.table.session import HostSession
@@ -316,9 +317,10 @@ async def next_unmanned_answer(
 
 
 async def next_local(session: HostSession, bot_delay: float) -> tuple[int, Move] | None:
-    """For a local game: the next move of a bot or of a window, once it is due (bots between
-    turns wait `bot_delay` so people can follow them; in a window they answer at once). None
-    when only the people at this keyboard can move the game on. A bot thinks in a worker
+    """For a local game: the next move of a bot, of a window or of a clock that ran out
+    (net.table.clocks), once it is due (bots between turns wait `bot_delay` so people can
+    follow them; in a window they answer at once). None when only the people at this
+    keyboard can move the game on, and no clock runs. A bot thinks in a worker
     thread (the expert searches for about a second), so the table stays live."""
     while True:
         state_no = session.state_no
@@ -327,12 +329,14 @@ async def next_local(session: HostSession, bot_delay: float) -> tuple[int, Move]
                 session, state_no, lambda seat: session.seats[seat].bot,
                 silent=lambda seat: not session.windows.keyboard_answers,
                 away=lambda seat: False)
+            if due is None and session.state_no == state_no:  # people answer, on the clock
+                return await next_timeout(session, state_no, bot_delay)
             if due is None or session.state_no == state_no:
                 return due
             continue
         pending = await asyncio.to_thread(session.pending_bot)
-        if pending is None:
-            return None
+        if pending is None:  # people move, or their clock runs out
+            return await next_timeout(session, state_no, bot_delay)
         if bot_delay:
             await asyncio.sleep(bot_delay)
         if session.state_no == state_no:
@@ -344,3 +348,4 @@ def seat_keyboard(session: HostSession, people: Sequence[int]) -> None:
     asked in turn behind the handoff screen, so no countdown runs."""
     if len(people) > 1:
         session.windows.untimed()
+        session.clocks.follow()  # an open window's answers are on the clock now

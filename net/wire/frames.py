@@ -122,6 +122,7 @@ PEER_SEALED: dict[str, dict[str, tuple[type, ...]]] = {
     "sync": {},
     "echo": {"data": (bytes, str, int, OPT)},
     "answering": {"state_no": INT},
+    "extend": {"state_no": INT},
 }
 
 # Frames a host sends to the relay.
@@ -151,14 +152,15 @@ HOST_TO_PEER: dict[str, dict[str, tuple[type, ...]]] = {
     },
     "proof": {"proof": STR},
     "commit": {"commitment": STR, "seats": LIST},
-    "lobby": {"engine": STR, "options": MAP, "seats": LIST, "timer": (int, float, OPT),
+    "lobby": {"engine": STR, "options": MAP, "seats": LIST, "clock": (dict, OPT),
               "takeover": (int, float, OPT)},
     "start": {"engine": STR, "options": MAP, "players": LIST, "commitment": STR,
               "contributions": LIST, "fixed_seed": (int, OPT)},
     "sync": {"seat": (int, OPT), "state_no": INT, "view": MAP, "legal": LIST, "players": LIST,
-             "log": LIST, "result": (dict, OPT), "reveal": (dict, OPT)},
+             "log": LIST, "result": (dict, OPT), "reveal": (dict, OPT), "clocks": (dict, OPT)},
     "update": {"seat": (int, OPT), "state_no": INT, "view": MAP, "legal": LIST,
-               "players": LIST, "events": LIST, "result": (dict, OPT), "reveal": (dict, OPT)},
+               "players": LIST, "events": LIST, "result": (dict, OPT), "reveal": (dict, OPT),
+               "clocks": (dict, OPT)},
     "presence": {"players": LIST, "spectators": INT},
     "chat": {"name": STR, "text": STR, "seat": (int, OPT), "no": INT, "at": (int, OPT)},
     "notice": {"text": STR},

@@ -24,6 +24,7 @@ from net.host.link import HostLink
 from net.peer.remote import RemoteLink
 from net.relay.server import Relay
 from net.table import fairness
+from net.table.clocks import per_move
 from tui.app import TabletopApp
 from tui.netplay import NetGameScreen
 from tui.screens.join import JoinScreen
@@ -267,11 +268,11 @@ async def test_a_guest_at_the_screen_is_warned_at_the_start_and_on_the_results(
     relay: Relay,
 ) -> None:
     """Pia joins with the app (driven by Pilot) a table whose host adds a part for its bot.
-    She never touches a key: the turn timer's bot moves for her, to the end."""
+    She never touches a key: her clock runs out, and the bot moves for her, to the end."""
     host = NetHost("schoene", 4, relay_url=relay.url, host_name="Hana", bot_delay=0)
     host.dealer = Appending(host)
     await host.open()
-    host.set_timer(0.05)
+    host.set_clock(per_move(0.05))
     hana = Player(HostLink(host), seed=1)
     await hana.link.start()
     per = Player(RemoteLink(host.code, "Per", server=relay.url), seed=2)

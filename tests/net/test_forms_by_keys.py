@@ -11,6 +11,7 @@ from textual.widgets import Select
 from engines import get_engine
 from net.host.hosting import TABLE_RELAY_ENV
 from net.relay.server import Relay
+from net.table import clocks
 from tui.app import TabletopApp
 from tui.screens.host import HostScreen
 from tui.screens.join import JoinScreen
@@ -47,7 +48,7 @@ async def test_host_form_join_form_and_the_room_with_keys_alone(relay: Relay) ->
         await host.press("f5")
         lobby: HostLobbyScreen = await until(host, screen_of(host, HostLobbyScreen), "the room")
         assert lobby.engine_id == "zwergenamulett" and lobby.seats[0]["name"] == "Hana"
-        # The host's room: a bot in, out again, a seat more and less, an option, the timers.
+        # The host's room: a bot in, out again, a seat more and less, an option, the clock.
         await tab_to(host, "seat-1")
         await host.press("enter")
         await until(host, lambda: lobby.seats[1]["kind"] == "bot", "a bot in seat 2")
@@ -63,13 +64,15 @@ async def test_host_form_join_form_and_the_room_with_keys_alone(relay: Relay) ->
         await until(host, lambda: len(lobby.seats) == 2, "two seats again")
         await tab_to(host, "opt-memory_aid")
         await host.press("space")
-        await tab_to(host, "timer")
-        await host.press(*"30")
+        await tab_to(host, "clock")
+        await host.press("enter", "down", "down", "enter")  # from no clock to the normal one
         await tab_to(host, "takeover")
         await host.press("ctrl+u", *"60")
         await tab_to(host, "apply")
         await host.press("enter")
-        await until(host, lambda: lobby.host.timer == 30 and lobby.host.takeover == 60, "timers")
+        normal = clocks.preset("zwergenamulett", "normal", 2)
+        await until(host, lambda: lobby.host.clock == normal and lobby.host.takeover == 60,
+                    "the clock and the takeover time")
         default = get_engine("zwergenamulett").options["memory_aid"]
         assert lobby.host.options["memory_aid"] is not default
         await tab_to(host, "netlobby-say")

@@ -10,11 +10,13 @@ import pytest
 from netsupport import Player
 from test_net_game import finish, open_table
 
+from net import records
 from net.host.authority import NetHost
 from net.host.link import HostLink
 from net.peer.remote import RemoteLink
 from net.records import store
 from net.relay.server import Relay
+from net.table.clocks import per_move
 from net.table.link import Message
 
 
@@ -97,20 +99,52 @@ async def test_a_bot_takes_over_a_seat_whose_player_does_not_come_back(relay: Re
         await close_all(host, pia, per)
 
 
-async def test_when_the_turn_timer_runs_out_a_bot_moves_and_the_table_says_so(
+async def test_when_a_clock_runs_out_the_strong_bot_moves_and_every_table_shows_it(
     relay: Relay,
 ) -> None:
-    host, me, (pia, per) = await open_table(relay, seed=2)
+    host, me, (pia, per) = await open_table(relay, seed=2, clock=per_move(0.05))
     try:
         pia.play = False
-        host.set_timer(0.05)
         host.start()
         await finish(me, pia, per)
         assert pia.moved == 0
-        assert host.session is not None
-        assert any(seat == 1 for seat, _ in host.session.moves)
-        notices = [m["text"] for m in per.of("notice")]
-        assert "time ran out for Pia; a bot moved for them" in notices
+        session = host.session
+        assert session is not None
+        pias = [n for n, (seat, _) in enumerate(session.moves) if seat == 1]
+        assert pias and session.clocks.marks() == [[1, pias[0]]]
+        for player in (me, pia, per):  # every screen sees every clock, Pia's ran out
+            clocks = player.last_table()["clocks"]
+            assert clocks["timeouts"] == [0, len(pias), 0] and clocks["preset"] == "move"
+        # The host's record, and each peer's own, say when Pia's time first ran out.
+        host_record = records.load(store.last_record())
+        assert host_record.header["out_of_time"] == [[1, pias[0]]]
+        for peer in (pia, per):
+            assert isinstance(peer.link, RemoteLink) and peer.link.record_path is not None
+            kept = records.load(peer.link.record_path)
+            assert kept.over and kept.header["out_of_time"] == [[1, pias[0]]]
+            assert kept.header["clock"] == per_move(0.05).public()
+    finally:
+        await close_all(host, pia, per)
+
+
+async def test_a_players_one_extension_is_told_to_everyone(relay: Relay) -> None:
+    host, me, (pia, per) = await open_table(relay, seed=2, clock=per_move(60.0))
+    try:
+        pia.play = False
+        host.start()
+        mine = await pia.wait_for(to_act(1))
+        await pia.link.extend(1, mine["state_no"])
+        told = await per.wait_for(lambda m: table(m) and m["clocks"]["extended"][1])
+        assert told["clocks"]["left"][1] > 60.0  # more than the bank: the extension is on top
+        assert told["clocks"]["extended"] == [False, True, False]
+        clocks = host.session.clocks.clocks
+        before = clocks.left_of(1, host.session.clocks.now())
+        await pia.link.extend(1, mine["state_no"])  # a second one: nothing changes
+        await pia.link.echo()  # the host has read it
+        assert clocks.left_of(1, host.session.clocks.now()) <= before
+        pia.play = True
+        await pia.link.send_move(1, mine["legal"][0], mine["state_no"])
+        await finish(me, pia, per)
     finally:
         await close_all(host, pia, per)
 

@@ -8,6 +8,7 @@ from textual.pilot import Pilot
 
 from net.host.hosting import HostPlan
 from net.relay.server import Relay
+from net.table.clocks import per_move
 from tui.app import TabletopApp
 from tui.netplay import NetGameScreen
 from tui.screens.host import HostScreen
@@ -17,8 +18,8 @@ from tui.screens.net_lobby import HostLobbyScreen, PeerLobbyScreen
 from tui.screens.results import ResultsScreen
 from tui.widgets import EventLog
 
-# Everyone's turn timer runs out at once, so bots play the people's moves: a quick game.
-QUICK = 0.05
+# Everyone's clock runs out at once, so the bot plays the people's moves: a quick game.
+QUICK = per_move(0.05)
 
 
 async def play_to_results(host: Pilot[None], peer: Pilot[None]) -> None:
@@ -41,8 +42,8 @@ async def test_a_rematch_in_the_same_room_with_the_same_seats(relay: Relay) -> N
         async with joining.run_test(size=(120, 40)) as peer:
             await until(peer, screen_of(peer, PeerLobbyScreen), "the guest's lobby")
             await until(host, lambda: lobby.host.seat_list()[1]["name"] == "Pia", "Pia")
-            # A turn timer shorter than the lobby's whole seconds, so start without the form.
-            lobby.host.set_timer(QUICK)
+            # A clock shorter than the lobby's presets, so start without the form.
+            lobby.host.set_clock(QUICK)
             lobby.host.start()
             first = await until(host, lambda: room.host.commitment, "the first deal")
             await play_to_results(host, peer)

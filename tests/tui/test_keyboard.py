@@ -83,20 +83,20 @@ async def test_settings_are_changed_with_keys_and_kept_for_next_time() -> None:
         await pilot.press("down", "down", "enter")
         await tab_to(pilot, "name")
         await pilot.press(*"Kim")
-        await tab_to(pilot, "timer")
-        await pilot.press(*"45")
         await tab_to(pilot, "takeover")
         await pilot.press(*["backspace"] * 3, "0")  # no time at all: refused, said so
         assert str(app.screen.query_one("#settings-error").render())  # (in German by now)
         assert prefs.load().takeover is None  # emptied (never), and the 0 was not kept
         await pilot.press("backspace", *"30")
+        await tab_to(pilot, "clock")
+        await pilot.press("down", "down", "enter")  # from no clock to the normal one
         await tab_to(pilot, "theme", back=True)
         assert app.screen.query_one("#theme", RadioSet).pressed_button is not None
     saved = prefs.load()
     assert (saved.theme, saved.language, saved.bot_level, saved.bell) == (
         "high-contrast", "de", "random", "off"
     )
-    assert (saved.name, saved.timer, saved.takeover) == ("Kim", 45, 30)
+    assert (saved.name, saved.clock, saved.takeover) == ("Kim", "normal", 30)
     # The next start uses them: German, high contrast, and Kim at the table.
     again = TabletopApp()
     async with again.run_test(size=(80, 24)) as pilot:

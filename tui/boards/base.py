@@ -121,6 +121,7 @@ class Table:
     result: dict[str, Any] | None = None
     local_seats: tuple[int, ...] = field(default_factory=tuple)
     clock: dict[str, Any] | None = None  # an open interrupt window's countdown (net.table.windows)
+    clocks: dict[str, Any] | None = None  # every seat's game clock, if any (net.table.clocks)
     # Whether "h" may ask the expert for a hint: always at a local table, at a networked one
     # only when its host allows it.
     hints: bool = True

@@ -31,6 +31,7 @@ from tui.screens.handoff import HandoffScreen
 from tui.screens.overlays import LogOverlay
 from tui.screens.results import ResultsScreen
 from tui.widgets import EventLog
+from tui.widgets.clocks import SeatClocks, setting_words, span
 from tui.widgets.topline import fit_parts
 
 # The log needs this many columns beside the board; narrower windows drop the log first.
@@ -39,6 +40,8 @@ LOG_WIDTH = 32
 CHROME_HEIGHT = 2
 # Columns of the top bar's padding (one each side).
 TOPBAR_PADDING = 2
+# Columns of the top bar the clocks leave to whose turn it is, however many seats there are.
+CLOCKS_LEAVE = 24
 
 
 class LinkMessage(Message, bubble=False):
@@ -54,6 +57,7 @@ class GameScreen(TableScreen[None]):
     KEYS: ClassVar[tuple[KeySpec, ...]] = (
         ("escape", "leave", "key.menu", True),
         ("f6", "log", "game.key.log", True),
+        ("f7", "extend", "clock.key", True),  # shown only while it can be asked for
         # Rules, theme and language still work here, but the footer keeps its room for the
         # game's keys and Quit: at 80 columns there is not enough for all of them.
         ("f1,question_mark", "app.rules", "key.rules", False),
@@ -85,10 +89,14 @@ class GameScreen(TableScreen[None]):
         self._leaving = False
         self._link_closed = False
         self._was_my_turn = False
+        self._clocks_seen: dict[str, Any] | None = None  # the clocks as last logged
+        self._extend_offered = False  # whether the footer offers the extension now
 
     # -- layout ------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        yield Static(id="topbar")
+        with Horizontal(id="topline"):
+            yield Static(id="topbar")
+            yield SeatClocks(id="clocks")
         with Horizontal(id="table"):
             with Vertical(id="board-slot"):
                 if self.shown_table is not None:
@@ -174,7 +182,12 @@ class GameScreen(TableScreen[None]):
         if self.has_class("-narrow") and self.entries:
             # No room for the log: at least the last thing that happened stays in sight.
             parts.append(self._entry_text(self.entries[-1]))
-        line = fit_parts(parts, self.size.width - TOPBAR_PADDING, droppable)
+        clocks = self.query_one(SeatClocks)
+        clocks.budget, clocks.room = self.size.width // 2, self.size.width - CLOCKS_LEAVE
+        clocks.show(latest.clocks if latest else None, latest.names if latest else [],
+                    table.seat if table else None)
+        width = self.size.width - TOPBAR_PADDING - clocks.width_needed
+        line = fit_parts(parts, width, droppable)
         self.query_one("#topbar", Static).update(Content(line))
 
     # -- the log -----------------------------------------------------------------------------
@@ -263,6 +276,7 @@ class GameScreen(TableScreen[None]):
             result=data.get("result"),
             local_seats=tuple(self.link.seats),
             clock=data.get("clock"),
+            clocks=data.get("clocks") if isinstance(data.get("clocks"), dict) else None,
             # Hints are on at a local table; a networked host says whether it allows them.
             hints=data.get("hints", self.link.code is None),
         )
@@ -274,15 +288,41 @@ class GameScreen(TableScreen[None]):
             board = self.board
             if data["type"] == "sync":
                 self._start_log(data.get("log", []))
+                if table.clocks is not None:  # how the clocks go, and the key for more time
+                    words = setting_words(table.clocks)
+                    key = "clock.note" if self.link.seats else "clock.note.watching"
+                    self._log([("note", tr(key, words=words))], note=True)
                 if board is not None:
                     board.take_events(list(data.get("log", [])), whole_log=True)
             else:
                 self._log([("event", e) for e in data.get("events", [])])
+                self._log_clocks(table)
                 if board is not None:
                     board.take_events(list(data.get("events", [])))
+            self._clocks_seen = table.clocks
         if table.result is not None:
             self.result = table.result
         self._show_soon()
+
+    def _log_clocks(self, table: Table) -> None:
+        """What the clocks tell everyone: a seat whose time ran out (and what the table did
+        for it), a seat that took its extension."""
+        now, before = table.clocks or {}, self._clocks_seen or {}
+        lines = []
+        for seat, name in enumerate(table.names):
+            # "You" for the one person at this terminal; hot-seat players by their names.
+            you = ".you" if self.link.seats == [seat] else ""
+            timeouts, skips = _count(now, "timeouts", seat), _count(now, "skips", seat)
+            if timeouts > _count(before, "timeouts", seat):
+                skipped = skips > _count(before, "skips", seat)
+                what = "clock.ran_out.skip" if skipped else "clock.ran_out.bot"
+                lines.append(tr(what + you, name=name))
+            if _flag(now, "extended", seat) and not _flag(before, "extended", seat):
+                extra = now.get("extension")
+                extra = span(float(extra)) if isinstance(extra, int | float) else "?"
+                lines.append(tr("clock.extended" + you, name=name, extra=extra))
+        if lines:
+            self._log([("note", line) for line in lines], note=True)
 
     def _show_soon(self) -> None:
         """Redraw once after the messages already queued: a burst of bot moves (or one sync
@@ -338,6 +378,10 @@ class GameScreen(TableScreen[None]):
         else:
             board.show(self.tables[target])
         self._update_topbar()
+        table = self.tables[target]
+        if self._may_extend(table) != self._extend_offered:  # the footer shows it, or not
+            self._extend_offered = not self._extend_offered
+            self.refresh_bindings()
         self._ring_on_turn()
         if self.result is not None and not self._results_open:
             self._open_results()
@@ -421,6 +465,28 @@ class GameScreen(TableScreen[None]):
         if table is not None and table.seat is not None:
             self.run_worker(self.link.answering(table.seat, table.state_no), group="link")
 
+    def action_extend(self) -> None:
+        """The one "let me think" of the game for the seat on show (net.table.clocks)."""
+        table = self.shown_table
+        if table is not None and self._may_extend(table):
+            assert table.seat is not None
+            self.run_worker(self.link.extend(table.seat, table.state_no), group="link")
+
+    @staticmethod
+    def _may_extend(table: Table) -> bool:
+        """Whether the seat on show may ask for its extension: its clock runs, and it has not
+        had it yet."""
+        clocks = table.clocks or {}
+        running = clocks.get("running")
+        return (table.seat is not None and not table.replay and isinstance(running, list)
+                and table.seat in running and not _flag(clocks, "extended", table.seat))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "extend":
+            table = self.shown_table
+            return table is not None and self._may_extend(table)
+        return True
+
     def on_game_board_hint(self, message: GameBoard.Hint) -> None:
         message.stop()
         self._log([("note", message.text)], note=True)
@@ -433,3 +499,15 @@ class GameScreen(TableScreen[None]):
             return
         await self.close_link()
         self.dismiss()
+
+
+def _count(clocks: dict[str, Any], key: str, seat: int) -> int:
+    """A seat's count in a clocks message (0 if the wire held none)."""
+    values = clocks.get(key)
+    value = values[seat] if isinstance(values, list) and seat < len(values) else 0
+    return value if type(value) is int else 0
+
+
+def _flag(clocks: dict[str, Any], key: str, seat: int) -> bool:
+    values = clocks.get(key)
+    return isinstance(values, list) and seat < len(values) and values[seat] is True

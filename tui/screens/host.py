@@ -107,6 +107,7 @@ class HostScreen(TableScreen[None]):
         if not plan.resume and plan.game:
             engine = get_engine(plan.game)
             plan.seats = plan.seats if plan.seats >= engine.min_players else engine.min_players
+            plan.clock = plan.clock or prefs.load().clock
         self.show_error(tr("host.opening"))
         try:
             room = await open_room(plan, say=lambda text: self.notify(text, markup=False))
@@ -114,9 +115,7 @@ class HostScreen(TableScreen[None]):
             self.show_error(tr("host.failed", message=str(exc)))
             return
         if not plan.resume:
-            saved = prefs.load()
-            room.host.set_timer(saved.timer)
-            room.host.set_takeover(saved.takeover)
+            room.host.set_takeover(prefs.load().takeover)
         if room.host.started:  # resumed: straight back to the table
             self.app.switch_screen(host_table(room))
         else:

@@ -1,6 +1,7 @@
 """A local table before it starts: who sits where (you, more people at this keyboard, bots of
-a chosen strength), the game's options and an optional seed. Bad input gets one clear line and
-changes nothing; Start hands a `LocalGame` to the app."""
+a chosen strength), the game's options, the clocks (net.table.clocks) with about how long a
+game takes, and an optional seed. Bad input gets one clear line and changes nothing; Start
+hands a `LocalGame` to the app."""
 
 from __future__ import annotations
 
@@ -12,11 +13,14 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
 from textual.widgets import Button, Footer, Input, Select, Static, Switch
 
-from engines import get_engine
+from engines import Engine, get_engine
+from net.table import clocks
+from net.table.clocks import ClockSetting
 from net.table.session import SeatInfo
 from tui import boards, prefs
 from tui.i18n import tr
 from tui.screens.base import MAX_NAME, KeySpec, TableScreen
+from tui.widgets.clocks import setting_words
 
 BOT_LEVELS = ("random", "strong", "expert")  # each has its label "lobby.bot_<level>"
 SEAT_KINDS = ("person", *BOT_LEVELS)  # seat 0 is always "you"
@@ -31,10 +35,39 @@ class LocalGame:
     seats: list[SeatInfo]
     options: dict[str, Any] = field(default_factory=dict)
     seed: int | None = None
+    clock: ClockSetting | None = None  # every seat's clock (net.table.clocks); None: none
 
     @property
     def humans(self) -> list[int]:
         return [i for i, seat in enumerate(self.seats) if not seat.is_bot]
+
+
+def clock_choices(engine: Engine, seats: int) -> list[tuple[str, str]]:
+    """The clock presets as a lobby offers them, each in words, for a table of `seats`."""
+    return [(setting_words(_public(clocks.preset(engine.id, name, seats))), name)
+            for name in clocks.PRESETS]
+
+
+def out_of_time_choices() -> list[tuple[str, str]]:
+    return [(tr(f"clock.out.{choice}"), choice) for choice in clocks.OUT_OF_TIME]
+
+
+def _public(setting: ClockSetting | None) -> dict[str, Any] | None:
+    return None if setting is None else setting.public()
+
+
+def clock_rows(engine: Engine, seats: int, chosen: str, out_of_time: str,
+               ids: tuple[str, str]) -> ComposeResult:
+    """The clock's fields of a lobby: the preset and, where the game can skip a turn, what
+    happens to a seat out of time (else a line saying the bot moves for it)."""
+    yield Static(tr("clock.label"), classes="lobby-heading")
+    yield Select(clock_choices(engine, seats), value=chosen, allow_blank=False, id=ids[0],
+                 classes="clock-select")
+    if clocks.can_skip(engine):
+        yield Select(out_of_time_choices(), value=out_of_time, allow_blank=False, id=ids[1],
+                     classes="clock-select")
+    else:
+        yield Static(tr("clock.no_skip", game=engine.title), classes="clock-note")
 
 
 def default_name(kind: str, number: int, humans: int) -> str:
@@ -68,6 +101,8 @@ class LobbyScreen(TableScreen[LocalGame | None]):
             SeatRow(self.level) for _ in range(self.engine.min_players - 1)
         ]
         self.options: dict[str, Any] = dict(self.engine.options)
+        self.clock = "none"  # the preset chosen (net.table.clocks.PRESETS)
+        self.out_of_time = "bot"
         self.seed_text = ""
         self.error = ""
 
@@ -111,11 +146,20 @@ class LobbyScreen(TableScreen[LocalGame | None]):
                     else:
                         yield Input(str(value), type="integer", id=f"opt-{name}")
                     yield Static(label, classes="option-label")
+            yield from clock_rows(self.engine, len(self.rows), self.clock, self.out_of_time,
+                                  ("clock", "out-of-time"))
+            yield Static(self._estimate(), id="clock-estimate")
             yield Static(tr("lobby.seed"), classes="lobby-heading")
             yield Input(self.seed_text, type="integer", id="seed", placeholder="—")
             yield Static(Content(self.error), id="lobby-error")
             yield Button(tr("lobby.start"), id="start", variant="success")
         yield Footer()
+
+    def _estimate(self) -> str:
+        bots = sum(1 for row in self.rows if row.kind in BOT_LEVELS)
+        people = len(self.rows) - bots
+        return tr("clock.about", n=clocks.estimate_minutes(self.engine_id, people, bots,
+                                                           self.clock))
 
     @staticmethod
     def _kind_key(kind: str) -> str:
@@ -145,15 +189,20 @@ class LobbyScreen(TableScreen[LocalGame | None]):
                 self.options[name] = self.query_one(f"#opt-{name}", Switch).value
             else:
                 self.options[name] = self.query_one(f"#opt-{name}", Input).value
+        self.clock = str(self.query_one("#clock", Select).value)
+        if clocks.can_skip(self.engine):
+            self.out_of_time = str(self.query_one("#out-of-time", Select).value)
         self.seed_text = self.query_one("#seed", Input).value.strip()
 
     def on_select_changed(self, event: Select.Changed) -> None:
-        """A seat changed between person and bot: renumber the suggested names in place
-        (recomposing here would remove the Select while it is still updating itself)."""
+        """A seat changed between person and bot, or the clock changed: renumber the
+        suggested names and say the game's length again, in place (recomposing here would
+        remove the Select while it is still updating itself)."""
         event.stop()
         self.harvest()
         for index in range(len(self.rows)):
             self.query_one(f"#name-{index}", Input).placeholder = self._placeholder(index)
+        self.query_one("#clock-estimate", Static).update(self._estimate())
 
     async def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -210,7 +259,8 @@ class LobbyScreen(TableScreen[LocalGame | None]):
             name = row.name or self._placeholder(index)
             bot = row.kind if row.kind in BOT_LEVELS else None
             seats.append(SeatInfo(name=name, bot=bot))
-        return LocalGame(self.engine_id, seats, options, seed)
+        clock = clocks.preset(self.engine_id, self.clock, len(seats), self.out_of_time)
+        return LocalGame(self.engine_id, seats, options, seed, clock)
 
     def action_back(self) -> None:
         self.dismiss(None)

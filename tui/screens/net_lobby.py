@@ -1,8 +1,9 @@
 """The room before the game: the join code, seats filling up, who is connected, chat.
 
-The host's lobby can change the table (bots, kicks, seat count, options, turn timer, bot
-takeover) and start it; a peer's lobby shows the same room read-only and follows the host into
-the game. Both replace themselves with the game screen once the first table arrives.
+The host's lobby can change the table (bots, kicks, seat count, options, clocks, bot
+takeover) and start it; a peer's lobby shows the same room read-only (the clock in words, and
+about how long a game takes) and follows the host into the game. Both replace themselves
+with the game screen once the first table arrives.
 """
 
 from __future__ import annotations
@@ -14,12 +15,13 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Input, Static, Switch
+from textual.widgets import Button, Footer, Input, Select, Static, Switch
 
 from engines import get_engine
 from net.host.hosting import Room
 from net.host.link import HostLink
 from net.peer.remote import RemoteLink
+from net.table import clocks
 from net.table.link import Message
 from net.wire import codes
 from tui import boards
@@ -27,10 +29,11 @@ from tui.i18n import tr
 from tui.netplay import NetGameScreen, hosting_warning
 from tui.screens.base import KeySpec, TableScreen, app_crashed
 from tui.screens.game import LinkMessage
-from tui.screens.lobby import BOT_LEVELS
+from tui.screens.lobby import BOT_LEVELS, clock_rows
 from tui.screens.overlays import ConfirmScreen
 from tui.screens.reclaim import ask_reclaim
 from tui.widgets import EventLog
+from tui.widgets.clocks import setting_words
 
 CSS = """
 NetLobby #netlobby-box { padding: 1 2; height: 1fr; }
@@ -56,6 +59,9 @@ NetLobby #netlobby-chat {
     border-title-color: $primary; border-title-style: bold;
 }
 NetLobby #netlobby-error { color: $error; text-style: bold; height: auto; }
+NetLobby #netlobby-clock { height: auto; color: $text-muted; }
+NetLobby .clock-select { width: 60; max-width: 100%; }
+NetLobby .clock-note { height: auto; color: $text-muted; }
 """
 
 
@@ -82,6 +88,7 @@ class NetLobby(TableScreen[None]):
         self.say_text = ""  # the chat line being typed
         self.error = ""
         self.me: int | None = None
+        self.clock: dict[str, Any] | None = None  # the room's clocks, as the host last said
         self.room_lost = False  # out of the room for good (sent out, or the room closed)
         # Handed to the game screen, or closed: either way no longer this screen's to close.
         self._gone = False
@@ -191,6 +198,24 @@ class NetLobby(TableScreen[None]):
         spectators = self.query_one("#netlobby-spectators", Static)
         spectators.update(tr("netlobby.spectators", n=self.spectators))
         spectators.display = bool(self.seats)
+        self.show_clock()
+
+    def chosen_clock(self) -> str:
+        """The clock preset the room has (a host's lobby: the one picked in its form)."""
+        return str((self.clock or {}).get("preset") or "none")
+
+    def clock_text(self) -> str:
+        """About how long a game takes with this room's seats and clock."""
+        bots = sum(1 for seat in self.seats if seat.get("kind") in ("bot", "empty"))
+        people = len(self.seats) - bots
+        if not self.seats:
+            return ""
+        return tr("clock.about", n=clocks.estimate_minutes(self.engine_id, people, bots,
+                                                           self.chosen_clock()))
+
+    def show_clock(self) -> None:
+        if found := self.query("#netlobby-clock"):
+            found.first(Static).update(Content(self.clock_text()))
 
     def add_chat(self, message: Message) -> None:
         line = tr("game.chat", name=message.get("name"), text=message.get("text"))
@@ -207,6 +232,7 @@ class NetLobby(TableScreen[None]):
         kind = data.get("type")
         if kind == "lobby":
             self.seats = list(data["seats"])
+            self.clock = data.get("clock") if isinstance(data.get("clock"), dict) else None
             await self.show_seats()
         elif kind == "presence":
             self.seats = list(data["players"])
@@ -278,12 +304,18 @@ class HostLobbyScreen(NetLobby):
                     text = str(self.draft.get(f"opt-{name}", value))
                     yield Input(text, type="integer", id=f"opt-{name}")
                 yield Static(tr(f"option.{self.engine_id}.{name}"), classes="netlobby-label")
-        for field in ("timer", "takeover"):
-            value = getattr(self.host, field)
-            text = str(self.draft.get(field, "" if value is None else f"{value:g}"))
-            with Horizontal(classes="netlobby-row"):
-                yield Input(text, type="integer", id=field)
-                yield Static(tr(f"netlobby.{field}"), classes="netlobby-label")
+        chosen = self.host.clock
+        yield from clock_rows(
+            self.engine, len(self.host.seats),
+            str(self.draft.get("clock", chosen.preset if chosen else "none")),
+            str(self.draft.get("out-of-time", chosen.out_of_time if chosen else "bot")),
+            ("clock", "out-of-time"))
+        yield Static(Content(self.clock_text()), id="netlobby-clock")
+        value = self.host.takeover
+        text = str(self.draft.get("takeover", "" if value is None else f"{value:g}"))
+        with Horizontal(classes="netlobby-row"):
+            yield Input(text, type="integer", id="takeover")
+            yield Static(tr("netlobby.takeover"), classes="netlobby-label")
         with Horizontal(classes="netlobby-row"):
             yield Switch(bool(self.draft.get("hints", self.host.hints)), id="hints")
             yield Static(tr("netlobby.hints"), classes="netlobby-label")
@@ -318,10 +350,21 @@ class HostLobbyScreen(NetLobby):
 
     def harvest(self) -> None:
         super().harvest()
-        fields = [f"opt-{name}" for name in self.engine.options] + ["timer", "takeover", "hints"]
+        fields = [f"opt-{name}" for name in self.engine.options] + ["takeover", "hints"]
         for field in fields:
             self.draft[field] = self.query_one(f"#{field}", Input | Switch).value
+        for field in ("clock", "out-of-time"):
+            if found := self.query(f"#{field}"):
+                self.draft[field] = str(found.first(Select).value)
 
+    def chosen_clock(self) -> str:
+        if found := self.query("#clock"):
+            return str(found.first(Select).value)
+        return self.host.clock.preset if self.host.clock else "none"
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        event.stop()
+        self.show_clock()
     def seat_action(self, index: int, seat: dict[str, Any]) -> str | None:
         if seat["kind"] == "empty":
             return tr("netlobby.add_bot")
@@ -377,27 +420,27 @@ class HostLobbyScreen(NetLobby):
         )
 
     def apply_settings(self) -> None:
-        """Options, timer and takeover as typed; ValueError (nothing changed) if one is bad."""
+        """Options, clock and takeover as chosen; ValueError (nothing changed) if one is bad."""
         options: dict[str, Any] = {}
         for name, default in self.engine.options.items():
             if isinstance(default, bool):
                 options[name] = self.query_one(f"#opt-{name}", Switch).value
             else:
                 options[name] = int(self.query_one(f"#opt-{name}", Input).value or default)
-        seconds: dict[str, float | None] = {}
-        for field in ("timer", "takeover"):
-            text = self.query_one(f"#{field}", Input).value.strip()
-            try:
-                seconds[field] = None if not text else int(text)
-            except ValueError:
-                raise ValueError(tr("netlobby.bad_number")) from None
-        if seconds["timer"] is not None and seconds["timer"] <= 0:
-            raise ValueError(tr("netlobby.bad_number"))
+        text = self.query_one("#takeover", Input).value.strip()
+        try:
+            takeover = None if not text else int(text)
+        except ValueError:
+            raise ValueError(tr("netlobby.bad_number")) from None
+        out_of_time = (str(self.query_one("#out-of-time", Select).value)
+                       if clocks.can_skip(self.engine) else "bot")
+        clock = clocks.preset(self.engine_id, self.chosen_clock(), len(self.host.seats),
+                              out_of_time)
         if not self.host.started:
             for name, value in options.items():
                 self.host.set_option(name, value)
-        self.host.set_timer(seconds["timer"])
-        self.host.set_takeover(seconds["takeover"])
+            self.host.set_clock(clock)
+        self.host.set_takeover(takeover)
         self.host.set_hints(self.query_one("#hints", Switch).value)
 
     async def say(self, text: str) -> None:
@@ -443,11 +486,25 @@ class PeerLobbyScreen(NetLobby):
         this screen listened (right after the welcome) are kept there, not lost."""
         lobby = self.link.lobby or {}
         self.seats = list(self.link.players or lobby.get("seats", []))
+        self.clock = lobby.get("clock") if isinstance(lobby.get("clock"), dict) else None
         self.chat_lines = [
             tr("game.chat", name=c["name"], text=c["text"]) for c in self.link.chat
         ]
 
+    def clock_text(self) -> str:
+        """The host's clock in words and what it does for a seat out of time, then about how
+        long a game takes."""
+        about = super().clock_text()
+        if not about:
+            return ""
+        words = f"{tr('clock.label')}: {setting_words(self.clock)}."
+        out = (self.clock or {}).get("out_of_time")
+        if out in clocks.OUT_OF_TIME:
+            words += f" {tr(f'clock.out.{out}')}."
+        return f"{words} {about}"
+
     def compose_controls(self) -> ComposeResult:
+        yield Static(Content(self.clock_text()), id="netlobby-clock")
         waiting = "netlobby.gone" if self.room_lost else "netlobby.waiting"
         yield Static(tr(waiting), classes="netlobby-heading", id="netlobby-waiting")
 

@@ -1,6 +1,6 @@
 """Settings, applied the moment they are chosen (so you see what you pick) and kept for next
-time (`tui.prefs`): theme, language, your name, the bots' level, the turn bell, and the timers
-you host with."""
+time (`tui.prefs`): theme, language, your name, the bots' level, the turn bell, and the clock
+and takeover time you host with."""
 
 from __future__ import annotations
 
@@ -17,8 +17,6 @@ from tui.i18n import LANGUAGE_NAMES, LANGUAGES, language, tr
 from tui.screens.base import MAX_NAME, KeySpec, TableScreen
 from tui.screens.lobby import BOT_LEVELS
 from tui.widgets import ActionButton
-
-TIMERS = ("timer", "takeover")  # whole seconds, or empty for none
 
 
 class SettingsScreen(TableScreen[None]):
@@ -51,12 +49,14 @@ class SettingsScreen(TableScreen[None]):
                     yield Static(tr("settings.name"), classes="setting-label")
                     yield Input(saved.name, id="name", max_length=MAX_NAME,
                                 placeholder=tr("name.you"))
-                for field in TIMERS:
-                    value = getattr(saved, field)
-                    with Vertical(classes="setting setting-narrow"):
-                        yield Static(tr(f"settings.{field}"), classes="setting-label")
-                        yield Input("" if value is None else str(value), id=field,
-                                    type="integer", placeholder="—")
+                with Vertical(classes="setting setting-narrow"):
+                    yield Static(tr("settings.takeover"), classes="setting-label")
+                    yield Input("" if saved.takeover is None else str(saved.takeover),
+                                id="takeover", type="integer", placeholder="—")
+            with Horizontal(classes="settings-columns"):
+                yield from self._choice("clock", "settings.clock", [
+                    (name, tr(f"clock.preset.{name}")) for name in prefs.CLOCKS
+                ], saved.clock)
             yield Static(Content(self.error), id="settings-error")
             yield ActionButton(tr("settings.done"), id="done", variant="primary")
         yield Footer()
@@ -86,11 +86,11 @@ class SettingsScreen(TableScreen[None]):
         elif setting == "language":
             if choice != language():
                 await self.app.set_language(choice)  # type: ignore[attr-defined]
-        elif setting in ("bot_level", "bell"):
+        elif setting in ("bot_level", "bell", "clock"):
             prefs.update(**{setting: choice})
 
     def on_input_changed(self, event: Input.Changed) -> None:
-        """Each field is kept as soon as it is valid; a bad timer says so and keeps the old."""
+        """Each field is kept as soon as it is valid; a bad time says so and keeps the old."""
         event.stop()
         field, text = event.input.id, event.value.strip()
         if field == "name":

@@ -100,6 +100,18 @@ def _minutes(text: str) -> float:
     return value
 
 
+def _fill_after(text: str) -> float:
+    from net.host.billboard import MAX_FILL_AFTER
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, not {text!r}") from None
+    if not 0 <= value <= MAX_FILL_AFTER:
+        raise argparse.ArgumentTypeError(f"expected 0 to {MAX_FILL_AFTER:g} seconds")
+    return value
+
+
 def _server(text: str) -> str:
     try:
         server_url(text)
@@ -228,9 +240,20 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--level", choices=BOT_LEVELS, default=None, help="bot strength")
     host.add_argument("--seed", type=_seed, default=None, help="fix the shuffle")
     host.add_argument("--name", default=None, help="your name at the table")
+    host.add_argument("--public", action="store_true",
+                      help="list the room among the relay's open tables, for anyone to join")
+    host.add_argument("--bots-after", type=_fill_after, default=None, metavar="SECONDS",
+                      help="with --public: bots take the free seats after SECONDS, and the "
+                           "game starts")
     host.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE")
     _add_clock_options(host)
     _add_ssh_options(host)
+
+    tables = sub.add_parser("tables", help="list the open tables of a relay")
+    tables.add_argument("game", type=_game, nargs="?", default=None)
+    tables.add_argument("--server", type=_server, default=None,
+                        help="the relay at HOST:PORT or ws:// URL (default: this machine's)")
+    tables.add_argument("--json", action="store_true", help="one JSON object per table")
 
     join = sub.add_parser(
         "join", help="join a game by its code",
@@ -377,7 +400,8 @@ def _host_app(args: argparse.Namespace, options: dict[str, Any]) -> None:
     plan = HostPlan(args.game, args.seats or 0, options, server=args.server, lan=args.lan,
                     port=args.port, resume=args.resume, host_name=args.name,
                     level=args.level or "strong", seed=args.seed, clock=args.clock,
-                    out_of_time=args.out_of_time)
+                    out_of_time=args.out_of_time, public=args.public,
+                    fill_after=args.bots_after)
     auto = args.game is not None or args.resume
     app = TabletopApp(lang=args.lang, theme=args.theme,
                       opening=lambda: HostScreen(plan, auto=auto))
@@ -443,6 +467,37 @@ def replay_app(file: str, lang: str | None, theme: str | None) -> TabletopApp:
     except records.RecordError as exc:
         fail(str(exc))
     return TabletopApp(lang=lang, theme=theme, opening=lambda: ReplayScreen(replay))
+
+
+def _tables(args: argparse.Namespace) -> None:
+    """`tabletop-tui tables`: the rooms waiting for players at a relay, for people and
+    scripts; exit 1 with one line if the relay cannot say."""
+    import asyncio
+    import dataclasses
+    import json
+
+    from net.host.hosting import table_relay
+    from net.peer.tables import TablesError, open_tables
+
+    server = server_url(args.server or table_relay() or f"127.0.0.1:{DEFAULT_PORT}")
+    try:
+        found = asyncio.run(open_tables(server, args.game))
+    except TablesError as exc:
+        print(f"tabletop-tui: {exc}", file=sys.stderr)
+        raise SystemExit(1) from None
+    if args.json:
+        for table in found:
+            print(json.dumps(dataclasses.asdict(table), ensure_ascii=False))
+        return
+    if not found:
+        print("no open tables" + (f" of {args.game}" if args.game else ""))
+        return
+    for t in found:
+        rating = "unrated" if t.rating is None else f"rated {t.rating:.0f}"
+        finished = "" if t.finished is None else f", finishes {t.finished:.0%}"
+        bots = "" if t.bots_in is None else f", bots in {t.bots_in} s"
+        print(f"{t.display_code}  {t.game:<16} {t.free}/{t.seats} free  {t.host} "
+              f"({rating}{finished}), waiting {t.waiting} s{bots}")
 
 
 def _records(args: argparse.Namespace) -> None:
@@ -511,6 +566,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         from net.relay.server import serve_forever
 
         serve_forever(args.host, args.port)
+    elif command == "tables":
+        _tables(args)
     elif command == "replay":
         _run(replay_app(args.file, args.lang, args.theme))
     elif command == "records":

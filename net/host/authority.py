@@ -30,6 +30,7 @@ from engines import get_engine
 from engines.base import Move
 from net.host import resume
 from net.host.audience import Audience, Listener
+from net.host.billboard import Billboard
 from net.host.dealer import Dealer
 from net.host.door import Door
 from net.host.keys import Keyring
@@ -94,6 +95,7 @@ class NetHost:
         self.chat_said = 0  # chat lines said in this room so far: the next line's "no"
         self._tasks: set[asyncio.Task[Any]] = set()
         self.lobby = Lobby(self)
+        self.billboard = Billboard(self)
         self.door = Door(self)
         self.dealer = Dealer(self)
         self.play = Play(self)
@@ -233,6 +235,7 @@ class NetHost:
         """Connect to the relay and open the room; returns the join code (normal form)."""
         await self.uplink.open()
         self.keys.prepare()  # the first joiner's exchange, started while nobody waits
+        self.billboard.update()  # a room set public before it had a code goes up now
         return self.code
 
     async def close(self, reason: str = "the host closed the room") -> None:
@@ -308,6 +311,7 @@ class NetHost:
                                spectators=self.spectators())
         if lobby and not self.started:
             self.audience.everyone("lobby", **self.lobby.state())
+        self.billboard.update()
 
     def notice(self, text: str) -> None:
         self.audience.everyone("notice", text=text)

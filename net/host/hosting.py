@@ -47,6 +47,8 @@ class HostPlan:
     bot_delay: float = 0.5
     clock: str | None = None  # a clock preset (net.table.clocks.PRESETS); None: the screen's
     out_of_time: str = "bot"  # choice (the saved one), no clock without a screen
+    public: bool = False  # listed among the relay's open tables (net.host.billboard)
+    fill_after: float | None = None  # ... and bots fill it after this many seconds
 
 
 async def start_relay(plan: HostPlan, say: Callable[[str], None]) -> tuple[Relay | None, str]:
@@ -141,6 +143,8 @@ async def open_room(plan: HostPlan, say: Callable[[str], None] = log.warning) ->
         raise
     room = Room(host, relay, url)
     await room.announce(plan.lan, say)
+    if plan.public and not host.started:
+        host.billboard.set(True, plan.fill_after)
     if plan.resume:
         await host.begin_resumed()
     return room

@@ -41,6 +41,8 @@ class Router:
             self._from_peer(frame["cid"], frame["data"])
         elif t == "left" and type(frame.get("cid")) is int:
             self.host.door.left(frame["cid"])
+        elif t == "error" and frame.get("code") == "public_limit":
+            self.host.billboard.refused(str(frame.get("message")))
         elif t == "error":
             log.warning("relay says: %s", frame.get("message"))
 

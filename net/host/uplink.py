@@ -69,6 +69,7 @@ class Uplink:
         self.channels: dict[int, Channel] = {}  # cid -> its sealed channel, once exchanged
         self._taken = self._done = 0  # outbox entries the writer took, and has written
         self._flushes: list[tuple[int, asyncio.Future[None]]] = []
+        self.listing: dict[str, Any] | None = None  # how the room shows among open tables
 
     async def open(self) -> None:
         """Connect and open the room (or reopen `code`); OSError if the relay cannot be had."""
@@ -124,17 +125,29 @@ class Uplink:
         self._outbox.append(("seats", seat_ids))
         self._wake.set()
 
+    def show(self, listing: dict[str, Any] | None) -> None:
+        """List the room among the relay's open tables with these fields (None: no more);
+        a relay the room moves to hears it again."""
+        if listing == self.listing:
+            return
+        self.listing = listing
+        self._outbox.append(("list", listing))
+        self._wake.set()
+
     async def say_goodbye(self, reason: str) -> None:
         """Close the room (peers are told `reason`) and stop reconnecting. The writer gets a
         moment to deliver the goodbye; the caller then cancels the tasks and `hang_up`s."""
-        if self.ws is not None and not self.closing:
+        # Closing first: the relay hangs up once it closed the room, and that must not read
+        # as a lost connection, or the room would be opened again (empty, for nobody).
+        open_now = self.ws is not None and not self.closing
+        self.closing = True
+        if open_now:
             self._outbox.append(("close", reason))
             self._wake.set()
             for _ in range(50):
                 await asyncio.sleep(0.01)
                 if not self._outbox:
                     break
-        self.closing = True
 
     async def hang_up(self) -> None:
         if self.ws is not None:
@@ -165,6 +178,8 @@ class Uplink:
             raise ProtocolError("bad_order", "the relay did not answer 'open' with 'opened'")
         self.code, self.host_token = frame["code"], frame["host_token"]
         self.ws = ws
+        if self.listing is not None:
+            self._outbox.append(("list", self.listing))
         self._rejoin(frame.get("peers", []))
         self._wake.set()
         return ws
@@ -235,6 +250,10 @@ class Uplink:
                                                code=payload[2], retry_after=payload[3])
                     elif kind == "seats":
                         await self._send_frame(ws, "seats", ids=payload)
+                    elif kind == "list" and payload is None:
+                        await self._send_frame(ws, "unlist")
+                    elif kind == "list":
+                        await self._send_frame(ws, "list", **payload)
                     elif kind == "close":
                         await self._send_frame(ws, "close", reason=payload)
                 if items:

@@ -12,9 +12,7 @@ keyless SSH player (the table sets `UNRATED_ENV`) has none and plays unrated.
 
 from __future__ import annotations
 
-import base64
 import contextlib
-import hashlib
 import os
 from dataclasses import dataclass
 from typing import Any
@@ -27,17 +25,13 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
 )
 
 from net import home
+from net.wire import public as listing
+from net.wire.public import fingerprint
 
 KEY_FILE = "identity_ed25519"
 # Set for a session that must not have an identity (an SSH player without a key).
 UNRATED_ENV = "TABLETOP_TUI_UNRATED"
 BOT_PREFIX = "bot:"
-
-
-def fingerprint(public: bytes) -> str:
-    """How people and ladders name a key: `id:` and 16 base32 symbols of its SHA-256."""
-    digest = base64.b32encode(hashlib.sha256(public).digest()).decode()[:16]
-    return "id:" + "-".join(digest[i:i + 4] for i in range(0, 16, 4))
 
 
 def bot(level: str) -> str:
@@ -63,6 +57,10 @@ class Identity:
     @property
     def fingerprint(self) -> str:
         return fingerprint(self.public)
+
+    def list_room(self, room: str, name: str) -> bytes:
+        """The signature that lists room `room` under `name` at a public table."""
+        return self.private.sign(listing.statement(room, name, self.public))
 
     def prove(self, game_id: str, seat: int, name: str) -> dict[str, str]:
         """The seat's identity as a record keeps it: fingerprint, key and signature (hex)."""

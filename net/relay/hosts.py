@@ -1,6 +1,6 @@
 """The relay's side of a room's host: opening (or reopening, with the signed host token) a
 room, under the caps per address and in total, then carrying the host's "send", "seats",
-"kick" and "close" frames until it goes."""
+"kick", "list", "unlist" and "close" frames until it goes."""
 
 from __future__ import annotations
 
@@ -60,6 +60,10 @@ class HostDesk:
                         room.seat_ids = frozenset(ids)
                     elif t == "kick":
                         self._kick(room, frame)
+                    elif t == "list":
+                        relay.billboard.put(room, frame)
+                    elif t == "unlist":
+                        relay.billboard.drop(room)
                     elif t == "close":
                         self.close_room(room, "room_closed",
                                         frame["reason"] or "the host closed the room")
@@ -71,6 +75,7 @@ class HostDesk:
         finally:
             if room.host is conn:
                 relay.rooms.detach(room)
+                relay.billboard.drop(room)  # a host that comes back lists it again
                 relay.push(room.members.values(), encode("host_gone"))
 
     def _kick(self, room: Room, frame: Frame) -> None:

@@ -28,11 +28,15 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from net.relay import addresses
 from net.relay.conns import Conn
 from net.relay.limits import Limits
 from net.wire import codes
+
+if TYPE_CHECKING:
+    from net.relay.listing import Listing
 
 
 @dataclass
@@ -47,6 +51,7 @@ class Room:
     occupied_at: float = 0.0  # when the sweep last saw somebody in it
     last_active: float = field(default_factory=time.monotonic)  # the last frame either way
     seat_ids: frozenset[str] = frozenset()  # seat owners the host vouched for
+    listing: Listing | None = None  # how the room shows among open tables, if it does
 
     def counts(self) -> tuple[int, int]:
         """(connections that asked for a seat, spectators) in the room now."""
@@ -66,6 +71,7 @@ class RoomBook:
         self.by_group: dict[str, set[str]] = {}
         self.started = time.monotonic()
         self.held: set[str] = set()  # codes opened here since the start, while that is recent
+        self.listed: set[str] = set()  # codes of the rooms listed as open tables
 
     def __len__(self) -> int:
         return len(self.rooms)
@@ -109,6 +115,7 @@ class RoomBook:
         if self.rooms.get(room.code) is not room:
             return False
         del self.rooms[room.code]
+        self.listed.discard(room.code)
         self._unindex(room)
         return True
 

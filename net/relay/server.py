@@ -25,11 +25,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import sys
 import time
 from collections.abc import AsyncIterator, Iterable
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 from websockets.asyncio.server import Server, ServerConnection, broadcast, serve
 from websockets.exceptions import ConnectionClosed
@@ -40,6 +42,7 @@ from net.relay import tokens
 from net.relay.conns import Conn
 from net.relay.hosts import HostDesk
 from net.relay.limits import Limits, WrongCodeGuard
+from net.relay.listing import Billboard, Reputation
 from net.relay.peers import PeerDesk
 from net.relay.rooms import RoomBook
 from net.wire import codes
@@ -60,6 +63,8 @@ __all__ = ["Limits", "Relay", "serve_forever"]
 
 # What a load balancer asks to know a relay is up (plain HTTP, no websocket).
 HEALTH_PATH = "/health"
+# The open tables, as JSON (net.relay.listing).
+TABLES_PATH = "/tables"
 
 log = logging.getLogger("tabletop.relay")
 
@@ -67,10 +72,12 @@ log = logging.getLogger("tabletop.relay")
 class Relay:
     """A websocket relay. `start()` binds (127.0.0.1 unless told otherwise), `stop()` ends."""
 
-    def __init__(self, limits: Limits | None = None, secret: bytes | None = None) -> None:
+    def __init__(self, limits: Limits | None = None, secret: bytes | None = None,
+                 reputation: Reputation | None = None) -> None:
         self.limits = limits or Limits()
         self.secret = secret or tokens.shared_secret() or tokens.relay_secret()
         self.rooms = RoomBook(self.limits)
+        self.billboard = Billboard(self.rooms, self.limits.public_per_address, reputation)
         self.hosts = HostDesk(self)
         self.peers = PeerDesk(self)
         self.conns: set[Conn] = set()
@@ -166,10 +173,18 @@ class Relay:
 
     # -- connections ------------------------------------------------------------------------
     def _http(self, ws: ServerConnection, request: Request) -> Response | None:
-        """Plain HTTP before any websocket: `/health` for a load balancer's checks; room
-        connections go on to the websocket handshake."""
+        """Plain HTTP before any websocket: `/health` for a load balancer's checks, the open
+        tables as JSON; room connections go on to the websocket handshake."""
         if request.path == HEALTH_PATH:
             return ws.respond(200, f"ok: {len(self.rooms)} rooms\n")
+        url = urlsplit(request.path)
+        if url.path == TABLES_PATH:
+            game = parse_qs(url.query).get("game", [None])[0]
+            answer = ws.respond(200, json.dumps({"tables": self.billboard.rows(game)},
+                                                ensure_ascii=False) + "\n")
+            del answer.headers["Content-Type"]  # a multidict: setting alone would add one
+            answer.headers["Content-Type"] = "application/json; charset=utf-8"
+            return answer
         if request.path != "/" and codes.room_of_path(request.path) is None:
             return ws.respond(404, "a room connection goes to /room/CODE\n")
         return None

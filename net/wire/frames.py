@@ -133,6 +133,10 @@ HOST_FRAMES: dict[str, dict[str, tuple[type, ...]]] = {
     "kick": {"seq": INT, "cid": INT, "reason": STR, "code": (str, OPT),
              "retry_after": (int, float, OPT)},
     "close": {"seq": INT, "reason": STR},
+    "list": {"seq": INT, "game": STR, "seats": INT, "free": INT, "secret": STR, "name": STR,
+             "key": (bytes, OPT), "sig": (bytes, OPT), "fill_after": (int, float, OPT),
+             "level": (str, OPT), "min_finished": (int, float, OPT)},
+    "unlist": {"seq": INT},
 }
 
 # Frames the host sends to peers in the clear (through the relay, inside "send"): its half

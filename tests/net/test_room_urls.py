@@ -68,6 +68,16 @@ async def test_a_new_code_that_is_live_is_refused_and_a_wrong_path_too(relay: Re
         await host.close()
 
 
+async def test_a_room_its_host_closed_is_gone_from_the_relay_not_opened_again(
+    relay: Relay,
+) -> None:
+    host, _me, _peers = await open_table(relay, seed=4, names=())
+    room = host.room
+    await host.close()
+    await asyncio.sleep(0.5)  # long enough for a reconnect to have reopened it
+    assert relay.rooms.get(room) is None
+
+
 async def test_a_relay_answers_a_health_check_in_plain_http(relay: Relay) -> None:
     url = relay.url.replace("ws://", "http://")
 

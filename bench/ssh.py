@@ -4,11 +4,17 @@ A relay and the SSH server run in this process, as `tabletop-tui serve --ssh` ru
 players are asyncssh clients feeding a terminal emulator (pyte, from the test extra). Printed:
   * connect to painted menu: from opening the TCP connection to the whole main menu on the
     player's screen (key exchange, login, the child's start and first paint), one player at a
-    time, then a burst of players connecting at once;
+    time, then a burst of players connecting at once (median and slowest);
   * memory per session: each child app's resident (RSS), proportional (PSS: shared pages split
-    among the processes sharing them) and private (USS) memory once all sessions sit idle in
-    the menu, and what the server process itself grew by per session;
-  * how many idle sessions fit in 1 GiB, from PSS plus the server's share.
+    among the processes sharing them, from /proc/PID/smaps_rollup) and private (USS) memory
+    once all sessions sit idle in the menu, what the server process itself grew by per session,
+    and the fork server's own PSS (the app imported once for all sessions);
+  * how many idle sessions fit in 1 GiB, from PSS plus the server's and the fork server's share;
+  * under attack: a fresh table with the default limits while an attacker (another process,
+    from an address of its own) holds many idle connections, logs in many times and keeps the
+    connections, takes as many seats as it can, or floods the input of its sessions; then
+    honest players, each from an address of its own, arrive at once: how many get the menu
+    and how long it takes them.
 """
 
 from __future__ import annotations
@@ -20,28 +26,49 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import asyncssh
 import pyte
 
+from net.relay.server import Relay
+from net.ssh.limits import SshLimits
+from net.ssh.server import SshConfig, SshTable
+
 MENU = ("Host a game", "Quit")  # the first and the last line of the painted menu
+ATTACKER = "127.0.0.66"  # loopback addresses: every one of 127/8 reaches the table
+HONEST = [f"127.0.0.{10 + i}" for i in range(5)]
+HONEST_PATIENCE = 30.0  # seconds an honest player waits for the menu before giving up
+MOUSE = b"".join(b"\x1b[<35;%d;%dM" % (1 + i % 100, 1 + i % 30) for i in range(2000))
+ATTACKS = {  # what the attacker does, how many times
+    "idle": ("holds idle connections that never log in", 400),
+    "held": ("logs in, has one session refused, keeps the connection", 150),
+    "seats": ("takes as many seats (sessions at the menu) as it can", 30),
+    "flood": ("floods mouse reports into its sessions", 3),
+}
 
 
 class Watcher(asyncssh.SSHClientSession[bytes]):
-    """One player's screen; `painted` is set once the whole menu shows."""
+    """One player's screen; `painted` is done once the whole menu shows (an error if the
+    session ends before)."""
 
     def __init__(self) -> None:
         self.screen = pyte.Screen(100, 30)
         self.stream = pyte.ByteStream(self.screen)
-        self.painted = asyncio.Event()
+        self.painted: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
     def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
+        if self.painted.done():
+            return  # nothing more to read from its screen
         self.stream.feed(data)
-        if not self.painted.is_set():
-            text = "\n".join(self.screen.display)
-            if all(item in text for item in MENU):
-                self.painted.set()
+        text = "\n".join(self.screen.display)
+        if all(item in text for item in MENU):
+            self.painted.set_result(None)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.painted.done():
+            self.painted.set_exception(ConnectionError("the session ended before the menu"))
 
 
 class Keyless(asyncssh.SSHClient):
@@ -49,17 +76,26 @@ class Keyless(asyncssh.SSHClient):
         return ""  # log in to the open table as OpenSSH does without keys
 
 
-async def session(port: int, name: str) -> tuple[float, asyncssh.SSHClientConnection]:
-    """Seconds from connecting to the painted menu, and the connection (left open)."""
-    start = time.perf_counter()
-    conn = await asyncssh.connect("127.0.0.1", port, username=name, known_hosts=None,
+async def login(port: int, name: str, addr: str = "127.0.0.1") -> asyncssh.SSHClientConnection:
+    return await asyncssh.connect("127.0.0.1", port, username=name, known_hosts=None,
                                   config=None, agent_path=None, client_keys=None,
-                                  client_factory=Keyless)
+                                  client_factory=Keyless, local_addr=(addr, 0))
+
+
+async def session(port: int, name: str, addr: str = "127.0.0.1",
+                  ) -> tuple[float, asyncssh.SSHClientConnection, asyncssh.SSHClientChannel[bytes]]:
+    """Seconds from connecting to the painted menu, the connection (left open) and channel."""
+    start = time.perf_counter()
+    conn = await login(port, name, addr)
     watcher = Watcher()
-    await conn.create_session(lambda: watcher, encoding=None, term_type="xterm-256color",
-                              term_size=(100, 30))
-    await asyncio.wait_for(watcher.painted.wait(), 60)
-    return time.perf_counter() - start, conn
+    try:
+        chan, _ = await conn.create_session(lambda: watcher, encoding=None,
+                                            term_type="xterm-256color", term_size=(100, 30))
+        await asyncio.wait_for(watcher.painted, 60)
+    except BaseException:
+        conn.close()
+        raise
+    return time.perf_counter() - start, conn, chan
 
 
 def memory_kib(pid: int | str) -> dict[str, int]:
@@ -76,66 +112,177 @@ def mib(kib: float) -> str:
     return f"{kib / 1024:.1f} MiB"
 
 
-async def run(sessions: int, burst: int) -> None:
-    from net.relay.server import Relay
-    from net.ssh.limits import SshLimits
-    from net.ssh.server import SshConfig, SshTable
+def spread(seconds: list[float]) -> str:
+    return f"median {statistics.median(seconds):.2f} s, slowest {max(seconds):.2f} s"
 
+
+async def open_table(**limits: int) -> tuple[Relay, SshTable]:
     relay = Relay()
     await relay.start("127.0.0.1", 0)
-    limits = SshLimits(max_sessions=sessions + burst + 2, per_minute=10_000)
-    table = SshTable(SshConfig(0, "127.0.0.1", limits=limits), relay.url)
-    port = await table.start()
+    table = SshTable(SshConfig(0, "127.0.0.1", limits=SshLimits(**limits)), relay.url)
+    await table.start()
+    return relay, table
+
+
+async def close_table(relay: Relay, table: SshTable) -> None:
+    await table.stop()
+    await relay.stop()
+
+
+async def run(sessions: int, burst: int) -> None:
+    relay, table = await open_table(max_sessions=sessions + burst + 2, per_minute=10_000)
+    port = table.port
     conns: list[asyncssh.SSHClientConnection] = []
     try:
-        warm, conn = await session(port, "warmup")  # the first start also fills the OS caches
+        warm, conn, _ = await session(port, "warmup")  # the first also fills the OS caches
         conn.close()
         await asyncio.sleep(1.0)
         server_before = memory_kib("self")
         times = []
         for i in range(sessions):
-            seconds, conn = await session(port, f"player{i}")
+            seconds, conn, _ = await session(port, f"player{i}")
             times.append(seconds)
             conns.append(conn)
-        await asyncio.sleep(2.0)  # let every child settle in its menu
-        children = [memory_kib(s.child.pid) for s in table.sessions if s.child is not None]
-        server_after = memory_kib("self")
         started = time.perf_counter()
         burst_results = await asyncio.gather(*(session(port, f"burst{i}") for i in range(burst)))
         burst_wall = time.perf_counter() - started
-        conns += [c for _, c in burst_results]
+        conns += [c for _, c, _ in burst_results]
+        await asyncio.sleep(2.0)  # let every child settle in its menu
+        children = [memory_kib(s.child.pid) for s in table.sessions if s.child is not None]
+        forks = memory_kib(table.forks.pid or "self")
+        server_after = memory_kib("self")
     finally:
         for conn in conns:
             conn.close()
-        await table.stop()
-        await relay.stop()
+        await close_table(relay, table)
 
     rss = statistics.mean(c["Rss"] for c in children)
     pss = statistics.mean(c["Pss"] for c in children)
     uss = statistics.mean(c["Uss"] for c in children)
-    server_share = max(0, server_after["Rss"] - server_before["Rss"]) / sessions
-    per_session = pss + server_share
+    count = len(children)
+    server_share = max(0, server_after["Rss"] - server_before["Rss"]) / count
+    per_session = pss + server_share + forks["Pss"] / count
     print(f"SSH table: {sessions} sessions one after another, then {burst} at once "
           f"(python {sys.version.split()[0]}, {os.cpu_count()} cores)")
-    print(f"  connect to painted menu: first start {warm:.2f} s; then median "
-          f"{statistics.median(times):.2f} s, max {max(times):.2f} s")
-    burst_times = sorted(t for t, _ in burst_results)
-    print(f"  {burst} connecting at once: median {statistics.median(burst_times):.2f} s, "
-          f"slowest {burst_times[-1]:.2f} s (all painted after {burst_wall:.2f} s)")
-    print(f"  memory per idle session (child app): RSS {mib(rss)}, PSS {mib(pss)}, "
-          f"USS {mib(uss)}; the server grew {mib(server_share)} per session")
-    print(f"  sessions in 1 GiB (PSS + server share): {int(1024 * 1024 // per_session)}")
+    print(f"  connect to painted menu: first start {warm:.2f} s; then {spread(times)}")
+    print(f"  {burst} connecting at once: {spread([t for t, _, _ in burst_results])} "
+          f"(all painted after {burst_wall:.2f} s)")
+    print(f"  memory per idle session ({count} sessions): PSS {mib(pss)} (RSS {mib(rss)}, "
+          f"USS {mib(uss)}); the server grew {mib(server_share)} per session; the fork server "
+          f"(shared by all) PSS {mib(forks['Pss'])}")
+    print(f"  sessions in 1 GiB (PSS + the server's and fork server's shares): "
+          f"{int(1024 * 1024 // per_session)}")
+
+
+# -- under attack ---------------------------------------------------------------------------------
+async def honest_arrivals(port: int) -> str:
+    """Honest players, each from an address of its own, arrive at once."""
+
+    async def arrive(addr: str) -> float | None:
+        try:
+            seconds, conn, _ = await asyncio.wait_for(session(port, "honest", addr),
+                                                      HONEST_PATIENCE)
+        except (TimeoutError, OSError, asyncssh.Error):
+            return None
+        conn.close()
+        return seconds
+
+    results = await asyncio.gather(*(arrive(addr) for addr in HONEST))
+    got = [t for t in results if t is not None]
+    line = f"{len(got)} of {len(HONEST)} honest players got the menu"
+    return line + (f" ({spread(got)})" if got else "")
+
+
+async def attacks() -> None:
+    print("Under attack (default limits; the attacker from one address, honest players from "
+          f"{len(HONEST)} others, arriving at once):")
+    relay, table = await open_table()
+    try:
+        print(f"  nobody attacking: {await honest_arrivals(table.port)}")
+    finally:
+        await close_table(relay, table)
+    for kind, (what, count) in ATTACKS.items():
+        relay, table = await open_table()
+        port = table.port
+        attacker = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bench.ssh", "--attacker", kind, str(port),
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+        try:
+            assert attacker.stdout is not None
+            held = (await asyncio.wait_for(attacker.stdout.readline(), 120)).decode().strip()
+            line = await honest_arrivals(port)
+            print(f"  attacker {what} ({held} of {count}): {line}")
+        finally:
+            attacker.kill()
+            await attacker.wait()
+            await close_table(relay, table)
+
+
+async def attack(kind: str, port: int) -> None:
+    """The attacker's process: do `kind`, say how many it holds, hold on until killed."""
+    _, count = ATTACKS[kind]
+    kept: list[object] = []
+    doing: dict[str, Callable[[int], Awaitable[object]]] = {
+        "idle": lambda i: idle_connection(port),
+        "held": lambda i: refused_session(port, i),
+        "seats": lambda i: session(port, f"seat{i}", ATTACKER),
+        "flood": lambda i: flooding_session(port, i),
+    }
+    sequential = kind == "seats"  # one after another, as fast as the table lets it
+    if sequential:
+        for i in range(count):
+            try:
+                kept.append(await asyncio.wait_for(doing[kind](i), 20))
+            except (TimeoutError, OSError, asyncssh.Error):
+                continue  # refused: it tries the next
+    else:
+        results = await asyncio.gather(*(doing[kind](i) for i in range(count)),
+                                       return_exceptions=True)
+        kept = [r for r in results if not isinstance(r, BaseException)]
+    print(len(kept), flush=True)
+    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
+
+
+async def idle_connection(port: int) -> asyncio.StreamWriter:
+    _, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(ATTACKER, 0))
+    writer.write(b"SSH-2.0-idle\r\n")
+    return writer
+
+
+async def refused_session(port: int, i: int) -> asyncssh.SSHClientConnection:
+    conn = await login(port, f"held{i}", ATTACKER)
+    chan, _ = await conn.create_session(asyncssh.SSHClientSession)  # no terminal: refused
+    await chan.wait_closed()
+    return conn
+
+
+async def flooding_session(port: int, i: int) -> tuple[object, asyncio.Task[None]]:
+    _, conn, chan = await session(port, f"flood{i}", ATTACKER)
+
+    async def flood() -> None:
+        while True:
+            chan.write(MOUSE)
+            await chan.drain()
+
+    return conn, asyncio.get_running_loop().create_task(flood())
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sessions", type=int, default=8, help="sessions opened one by one")
-    parser.add_argument("--burst", type=int, default=4, help="sessions opened at once")
+    parser.add_argument("--burst", type=int, default=20, help="sessions opened at once")
+    parser.add_argument("--no-attacks", action="store_true", help="skip the attacks")
+    parser.add_argument("--attacker", nargs=2, metavar=("KIND", "PORT"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.attacker:
+        asyncio.run(attack(args.attacker[0], int(args.attacker[1])))
+        return
     with tempfile.TemporaryDirectory(prefix="tabletop-bench-ssh-") as home:
         os.environ["TABLETOP_TUI_HOME"] = str(Path(home) / "data")
         os.environ["TABLETOP_TUI_ROOMS"] = str(Path(home) / "rooms")
         asyncio.run(run(args.sessions, args.burst))
+        if not args.no_attacks:
+            asyncio.run(attacks())
 
 
 if __name__ == "__main__":

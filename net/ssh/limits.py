@@ -12,13 +12,15 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class SshLimits:
-    max_sessions: int = 20  # child apps at once (each is a process of roughly 50 MiB)
+    max_sessions: int = 20  # child apps at once (each a process of about 16 MiB when idle)
     per_minute: int = 10  # new sessions one address may start in a minute
     idle_minutes: float = 30.0  # minutes without a key pressed before a session is closed; 0: never
     login_timeout: float = 30.0  # seconds a connection may take to log in
     keepalive: float = 30.0  # seconds between keepalives, so a vanished client is noticed
     max_cols: int = 500  # a window larger than this is drawn at this size (memory per child)
     max_rows: int = 200
+    session_memory: int = 1024  # MiB of address space a session's app may take (RLIMIT_AS)
+    session_nice: int = 5  # how much lower a session's app runs than the server (nice)
 
     def __post_init__(self) -> None:
         if self.max_sessions < 1 or self.per_minute < 1 or self.idle_minutes < 0:

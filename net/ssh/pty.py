@@ -1,9 +1,10 @@
-"""One SSH player's app: an ordinary `tabletop-tui` process on a pseudo-terminal of its own.
+"""One SSH player's app: a process of its own on a pseudo-terminal of its own.
 
 Each session is its own process because Textual apps share process-wide state (stdout, signal
-handlers) and one busy table would stall every other. The child is a session leader with the
-pty as its controlling terminal, so it sees a real terminal: the size the client reports
-(TIOCSWINSZ, and SIGWINCH to redraw), and a hangup when the player goes.
+handlers), one busy table would stall every other and a crash must stay one player's. The
+child is forked by the table's fork server (net.ssh.forks) as a session leader with the pty as
+its controlling terminal, so it sees a real terminal: the size the client reports (TIOCSWINSZ,
+and SIGWINCH to redraw), and a hangup when the player goes.
 
 Ctrl-Z must never freeze a session (there is no shell to bring the app back): the pty's
 line discipline has its suspend character disabled, so no SIGTSTP is ever raised by a key
@@ -19,26 +20,18 @@ import os
 import signal
 import struct
 import termios
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+
+from net.ssh.forks import Forked, Forks
+from net.ssh.forkserver import TERMINAL_RESET
+
+__all__ = ["TERMINAL_RESET", "PtyChild", "set_size"]
 
 # Seconds a child gets to go after a hangup before it is killed.
 HANGUP_GRACE = 3.0
 # Bytes of typed input held while the app is busy; a flood beyond this is dropped.
 INPUT_BACKLOG = 64 * 1024
 READ_CHUNK = 65536
-
-# Put the player's terminal back as it was if the app could not (killed, timed out): leave the
-# alternate screen, stop mouse and focus reports, the kitty keyboard mode and bracketed paste,
-# show the cursor, turn line wrapping and colours back to normal.
-TERMINAL_RESET = (
-    b"\x1b[<u\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l\x1b[?1004l\x1b[?2004l"
-    b"\x1b[?1049l\x1b[?25h\x1b[?7h\x1b[0m"
-)
-
-
-def _take_terminal() -> None:  # pragma: no cover - runs in the child between fork and exec
-    """Make the pty (already the child's stdin) its controlling terminal."""
-    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
 
 def _no_job_control_keys(fd: int) -> None:
@@ -57,8 +50,7 @@ class PtyChild:
     """A running child app. Its output goes to `sink` as it comes; `pause_output` stops
     reading it (a slow client: the child then blocks on its own terminal, not our memory)."""
 
-    def __init__(self, proc: asyncio.subprocess.Process, master: int,
-                 sink: Callable[[bytes], None]) -> None:
+    def __init__(self, proc: Forked, master: int, sink: Callable[[bytes], None]) -> None:
         self.proc = proc
         self.pid = proc.pid
         self.master = master
@@ -70,18 +62,15 @@ class PtyChild:
         self._loop.add_reader(master, self._readable)
 
     @classmethod
-    async def start(cls, argv: Sequence[str], env: dict[str, str], cols: int, rows: int,
-                    sink: Callable[[bytes], None]) -> PtyChild:
+    async def start(cls, forks: Forks, argv: list[str], env: dict[str, str], cols: int,
+                    rows: int, sink: Callable[[bytes], None]) -> PtyChild:
+        """The app with command line `argv`, forked by `forks`; OSError if it cannot be."""
         master, slave = os.openpty()
         try:
             _no_job_control_keys(slave)
             set_size(master, cols, rows)
-            proc = await asyncio.create_subprocess_exec(
-                *argv, stdin=slave, stdout=slave, stderr=slave, env=env,
-                # In the player's own directory: a file they export stays theirs.
-                cwd=env.get("TABLETOP_TUI_HOME"),
-                start_new_session=True, preexec_fn=_take_terminal,
-            )
+            # In the player's own directory: a file they export stays theirs.
+            proc = await forks.spawn(argv, env, env.get("TABLETOP_TUI_HOME"), slave)
         except BaseException:
             os.close(master)
             raise
@@ -158,8 +147,7 @@ class PtyChild:
 
     # -- ending ----------------------------------------------------------------------------------
     def _signal(self, sig: int) -> None:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.pid, sig)
+        self.proc.send_signal(sig)
 
     async def wait(self) -> int:
         """Wait for the child to end and its last output to be passed on; its exit code."""

@@ -1,11 +1,13 @@
 """The built-in SSH server: `ssh -p 2222 HOST` opens the full app in the player's own terminal,
 with nothing installed on their side and no account on ours.
 
-Every session runs the ordinary command-line app (`python -m tui.cli`) as a child process on a
+Every session runs the ordinary command-line app (`tui.cli`) as a child process on a
 pseudo-terminal of its own (net.ssh.pty), never inside this process: Textual apps share
-process-wide state, and one busy table would stall the others. This process only moves bytes
-between each SSH channel and its child, so it also runs the relay that the children host and
-join on: rooms opened over SSH are ordinary rooms, shared with local and LAN players.
+process-wide state, and one busy table would stall the others. The children are forked by the
+table's fork server (net.ssh.forks), which has the app imported once for all of them. This
+process only moves bytes between each SSH channel and its child, so it also runs the relay that
+the children host and join on: rooms opened over SSH are ordinary rooms, shared with local and
+LAN players.
 
 What a player may ask for is the menu (no command), `join CODE` or `watch CODE`; anything
 else, a session without a terminal, or a limit reached gets one clear line and the door
@@ -35,6 +37,7 @@ from net.host.hosting import TABLE_RELAY_ENV, HostPlan, start_relay
 from net.players import identity
 from net.ssh.access import Access, Visitor
 from net.ssh.door import TableDoor
+from net.ssh.forks import Forks
 from net.ssh.keys import fingerprint, host_key, player_dir
 from net.ssh.limits import AddressRate, SshLimits, counted
 from net.ssh.session import DEFAULT_TERM, TableSession
@@ -47,6 +50,9 @@ T = TypeVar("T")
 _PASSED_ENV = {"COLORTERM": r"[a-z0-9]{1,16}", "LANG": r"[A-Za-z0-9_.@-]{1,40}",
                "LC_ALL": r"[A-Za-z0-9_.@-]{1,40}", "LC_MESSAGES": r"[A-Za-z0-9_.@-]{1,40}"}
 _TERM = re.compile(r"[A-Za-z0-9._+-]{1,64}")
+# The module the fork server warms and each session's child runs (see net.ssh.forkserver).
+APP = "tui.preload"
+MIB = 1 << 20
 
 
 @dataclass
@@ -62,7 +68,7 @@ class SshConfig:
 class SshTable:
     """The SSH server. `start()` listens, `stop()` hangs up every session and stops."""
 
-    def __init__(self, config: SshConfig, relay_url: str) -> None:
+    def __init__(self, config: SshConfig, relay_url: str, app: str = APP) -> None:
         self.config = config
         self.limits = config.limits
         self.relay_url = relay_url
@@ -71,13 +77,16 @@ class SshTable:
         self.sessions: set[TableSession] = set()
         self.port = 0
         self._acceptor: asyncssh.SSHAcceptor | None = None
+        self.forks = Forks(app, self._base_env(), self.limits.session_memory * MIB,
+                           self.limits.session_nice)
 
     @property
     def fingerprint(self) -> str:
         return fingerprint(self.key)
 
     async def start(self) -> int:
-        """Listen on the configured address and port (0: any free one); returns the port."""
+        """Listen on the configured address and port (0: any free one) and start the fork
+        server; returns the port once sessions can start. OSError if either cannot be."""
         self._acceptor = await asyncssh.listen(
             self.config.bind, self.config.port,
             server_factory=lambda: TableDoor(self),
@@ -88,6 +97,12 @@ class SshTable:
             reuse_address=True,
         )
         self.port = self._acceptor.get_port()
+        self.forks.start()
+        try:
+            await self.forks.ready()
+        except BaseException:
+            await self.stop()
+            raise
         return self.port
 
     async def stop(self) -> None:
@@ -97,6 +112,7 @@ class SshTable:
             self._acceptor = None
         await asyncio.gather(*(s.hang_up() for s in list(self.sessions)),
                              return_exceptions=True)
+        await self.forks.stop()
 
     def banner(self) -> str:
         return (f"SSH table on {self.config.bind}:{self.port} "
@@ -120,11 +136,22 @@ class SshTable:
         return None
 
     def child_argv(self, args: list[str]) -> list[str]:
-        """The child's command line. `join CODE` loses its code, which every user of this
+        """The child app's command line. `join CODE` loses its code, which every user of this
         machine could read in the process list: it goes in the child's environment."""
         if args[:1] == ["join"]:
-            return [sys.executable, "-m", "tui.cli", "join", *args[2:], "--server", self.relay_url]
-        return [sys.executable, "-m", "tui.cli", *args]
+            return ["join", *args[2:], "--server", self.relay_url]
+        return args
+
+    def _base_env(self) -> dict[str, str]:
+        """What the fork server and every child get of ours: the path, the home, the app's
+        source, UTF-8 whatever the locale."""
+        root = str(Path(net.__file__).resolve().parent.parent)
+        python_path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)
+        env = {"PATH": os.environ.get("PATH", os.defpath), "PYTHONPATH": python_path,
+               "PYTHONUTF8": "1"}
+        if home := os.environ.get("HOME"):
+            env["HOME"] = home
+        return env
 
     def child_env(self, visitor: Visitor, term: str, client_env: dict[str, str],
                   code: str | None = None) -> dict[str, str]:
@@ -132,16 +159,12 @@ class SshTable:
         and settings directories, the table's relay, the join code if there is one; nothing
         else of ours or theirs."""
         home = player_dir(visitor.identity)
-        root = str(Path(net.__file__).resolve().parent.parent)
-        python_path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)
         env = {
-            "PATH": os.environ.get("PATH", os.defpath),
+            **self._base_env(),
             "HOME": os.environ.get("HOME", str(home)),
             "TERM": term if _TERM.fullmatch(term) else DEFAULT_TERM,
             "USER": visitor.name,
             "LOGNAME": visitor.name,
-            "PYTHONPATH": python_path,
-            "PYTHONUTF8": "1",
             "TABLETOP_TUI_HOME": str(home / "data"),
             "TABLETOP_TUI_CONFIG": str(home / "config"),
             TABLE_RELAY_ENV: self.relay_url,

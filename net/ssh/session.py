@@ -152,8 +152,8 @@ class TableSession(asyncssh.SSHServerSession[bytes]):
                                    dict(self.chan.get_environment()),
                                    code=args[1] if args[:1] == ["join"] else None)
         try:
-            self.child = await PtyChild.start(self.table.child_argv(args), env, *self.size,
-                                              sink=self._output)
+            self.child = await PtyChild.start(self.table.forks, self.table.child_argv(args), env,
+                                              *self.size, sink=self._output)
         except OSError as exc:
             log.error("cannot start a session's app: %s", exc)
             self._refuse("the table cannot start a game right now; try again later")

@@ -13,7 +13,7 @@ from ssh_support import OpenTable
 from net.relay.server import Limits, Relay
 from net.ssh.access import Access
 from net.ssh.limits import SshLimits
-from net.ssh.server import SshConfig, SshTable
+from net.ssh.server import APP, SshConfig, SshTable
 
 
 @pytest.fixture(autouse=True)
@@ -36,13 +36,14 @@ async def relay() -> AsyncIterator[Relay]:
 
 @pytest.fixture
 async def open_table(relay: Relay) -> AsyncIterator[OpenTable]:
-    """Opens SSH tables (net.ssh.server) on 127.0.0.1, any free port, for the test's relay; all are
-    stopped, their children hung up, when the test ends."""
+    """Opens SSH tables (net.ssh.server) on 127.0.0.1, any free port, for the test's relay,
+    running `app` in their sessions (the real one unless told); all are stopped, their children
+    hung up, when the test ends."""
     tables: list[SshTable] = []
 
-    async def opening(access: Access | None = None, **limits: Any) -> SshTable:
+    async def opening(access: Access | None = None, app: str = APP, **limits: Any) -> SshTable:
         config = SshConfig(0, "127.0.0.1", access or Access(), SshLimits(**limits))
-        table = SshTable(config, relay.url)
+        table = SshTable(config, relay.url, app)
         await table.start()
         tables.append(table)
         return table

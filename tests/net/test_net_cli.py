@@ -17,7 +17,9 @@ from test_net_faults import to_act
 from net.host.hosting import HostPlan, open_room
 from net.peer.remote import RemoteLink
 from net.relay.server import Relay
+from net.ssh.forks import Forks
 from net.ssh.pty import PtyChild
+from net.ssh.server import APP
 from net.wire import codes
 
 CLI = [sys.executable, "-m", "tui.cli"]
@@ -123,19 +125,27 @@ async def test_a_join_code_from_the_command_line_the_environment_or_stdin_never_
 
 
 class Terminal:
-    """A process on a pseudo-terminal of its own, read through a terminal emulator."""
+    """The app on a pseudo-terminal of its own, as the SSH table runs it (forked from its fork
+    server), read through a terminal emulator."""
 
     def __init__(self) -> None:
         self.screen = pyte.Screen(100, 30)
         self.stream = pyte.ByteStream(self.screen)
         self.changed = asyncio.Event()
         self.child: PtyChild | None = None
+        self.forks = Forks(APP, {"PATH": os.environ["PATH"], "PYTHONPATH": str(ROOT)}, 0, 0)
 
     async def start(self, *args: str) -> PtyChild:
         env = {**os.environ, "TERM": "xterm-256color", "PYTHONPATH": str(ROOT)}
         Path(env["TABLETOP_TUI_HOME"]).mkdir(parents=True, exist_ok=True)
-        self.child = await PtyChild.start([*CLI, *args], env, 100, 30, self.hear)
+        self.forks.start()
+        self.child = await PtyChild.start(self.forks, list(args), env, 100, 30, self.hear)
         return self.child
+
+    async def close(self) -> None:
+        if self.child is not None:
+            await self.child.hang_up()
+        await self.forks.stop()
 
     def hear(self, data: bytes) -> None:
         self.stream.feed(data)
@@ -171,7 +181,7 @@ async def test_join_without_a_code_asks_for_it_on_the_terminal_before_the_app(
             while "Ann" not in [s["name"] for s in room.host.seat_list()]:
                 await asyncio.sleep(0.05)
     finally:
-        await child.hang_up()
+        await terminal.close()
         await room.close()
 
 

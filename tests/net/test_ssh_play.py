@@ -122,8 +122,9 @@ async def test_a_dropped_player_gets_the_seat_back_with_the_same_key(
 async def test_a_join_over_ssh_keeps_the_code_out_of_the_process_list(
     open_table: OpenTable, relay: Relay,
 ) -> None:
-    """Every user of the machine can read a process's command line; only its own user (the
-    table's) its environment. The child app gets the code in the latter."""
+    """Every user of the machine can read a process's command line. The child app is forked
+    by the table's fork server, whose command line it shows: it names no session. The code
+    goes to the child in its environment, through the fork server's private socket."""
     table = await open_table()
     room = await open_room(HostPlan("schoene", 3, server=relay.url))
     code = room.host.display_code
@@ -133,10 +134,13 @@ async def test_a_join_over_ssh_keeps_the_code_out_of_the_process_list(
         (session,) = table.sessions
         assert session.child is not None
         proc = Path(f"/proc/{session.child.pid}")
-        assert (proc / "cmdline").read_bytes().split(b"\0")[:-1] == [
-            arg.encode() for arg in (sys.executable, "-m", "tui.cli", "join", "--watch",
-                                     "--server", relay.url)]
-        assert f"{codes.CODE_ENV}={code}".encode() in (proc / "environ").read_bytes().split(b"\0")
+        cmdline = (proc / "cmdline").read_bytes()
+        assert cmdline == Path(f"/proc/{table.forks.pid}/cmdline").read_bytes()
+        assert cmdline.split(b"\0")[:3] == [sys.executable.encode(), b"-m", b"net.ssh.forkserver"]
+        for shown in ("cmdline", "environ"):
+            text = (proc / shown).read_bytes().upper()
+            assert codes.display(code).encode() not in text
+            assert codes.normalise_join(code).encode() not in text
     finally:
         await bob.close()
         await room.close()

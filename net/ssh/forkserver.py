@@ -1,0 +1,245 @@
+"""The SSH table's fork server: one process that has imported and warmed the app once, and forks
+a child for each session, so a session starts in milliseconds and shares the imported code and
+data with every other session copy-on-write (`python -m tui.cli` per session cost ~0.35 s of CPU
+and ~29 MiB of its own).
+
+It is its own program (`python -m net.ssh.forkserver APP FD`), started by the table with nothing
+of the table's: no event loop, sockets or threads to inherit, which a child forked from the
+asyncio server would get in a broken state. APP names the app's module (the table says
+`tui.preload`): it must have `warm()`, run once here, and `main(argv)`, run in each child.
+
+The table talks to it over a Unix SEQPACKET socket (FD), one JSON message a packet:
+  * `{"ready": PID}` once warm;
+  * the table asks `{"argv", "env", "cwd", "memory", "nice"}` with the session's pseudo-terminal
+    passed along (SCM_RIGHTS), and gets `{"pid": PID}` with a pidfd of the child (to signal it
+    with no risk of hitting a reused pid), or `{"error": TEXT}`, in the order asked;
+  * `{"exit": PID, "code": N}` when a child ends (N as `Popen.returncode`: -SIG if killed).
+The fork server ends when the table's end of the socket closes.
+
+A child is a session as `python -m tui.cli` on the terminal was: session leader with the pty as
+controlling terminal and stdin/stdout/stderr, the session's environment and directory, fresh
+signal dispositions and stdio, its own `random` state (the `random` module reseeds itself after
+`os.fork`), Python's own handling of the end (exit code, traceback, threads joined), and below
+the table: `nice`, an address-space cap (RLIMIT_AS; a MemoryError then ends only this
+session, with a line on its terminal) and no core dumps.
+"""
+
+from __future__ import annotations
+
+import array
+import contextlib
+import errno
+import fcntl
+import gc
+import importlib
+import json
+import locale
+import os
+import resource
+import select
+import signal
+import socket
+import sys
+import termios
+import threading
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any, NoReturn
+
+MAX_MESSAGE = 1 << 16  # bytes of one packet: argv and a clean environment fit many times over
+# How much likelier the kernel's out-of-memory killer is to pick a session than the table.
+OOM_SCORE_ADJ = 500
+
+# Put the player's terminal back as it was if the app could not (killed, out of memory): leave
+# the alternate screen, stop mouse and focus reports, the kitty keyboard mode and bracketed
+# paste, show the cursor, turn line wrapping and colours back to normal.
+TERMINAL_RESET = (
+    b"\x1b[<u\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l\x1b[?1004l\x1b[?2004l"
+    b"\x1b[?1049l\x1b[?25h\x1b[?7h\x1b[0m"
+)
+# What a session whose app ran out of memory shows (written as it is, for nothing more can be
+# allocated then) and its exit code.
+OUT_OF_MEMORY_EXIT = 99
+OUT_OF_MEMORY_TEXT = TERMINAL_RESET + (
+    b"tabletop-tui: this session ran out of memory and was closed; connect again to go on\r\n")
+
+
+# -- the packets, for both ends ----------------------------------------------------------------
+def send(sock: socket.socket, message: dict[str, Any], fds: tuple[int, ...] = ()) -> None:
+    ancillary = [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", fds))] if fds else []
+    sock.sendmsg([json.dumps(message).encode()], ancillary)
+
+
+def receive(sock: socket.socket) -> tuple[dict[str, Any] | None, list[int]]:
+    """One message and the descriptors that came with it; (None, []) at the end."""
+    fds = array.array("i")
+    data, ancdata, _flags, _addr = sock.recvmsg(MAX_MESSAGE, socket.CMSG_SPACE(4 * fds.itemsize))
+    for level, kind, payload in ancdata:
+        if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+            fds.frombytes(payload[: len(payload) - len(payload) % fds.itemsize])
+    if not data:
+        for fd in fds:
+            os.close(fd)
+        return None, []
+    return json.loads(data), list(fds)
+
+
+# -- the fork server -----------------------------------------------------------------------------
+@dataclass
+class Job:
+    """One session to start: what the table asked, and its terminal."""
+
+    argv: list[str]
+    env: dict[str, str]
+    cwd: str | None
+    memory: int  # bytes of address space; 0: no cap
+    nice: int
+    terminal: int
+
+
+def _noop(signum: int, frame: object) -> None:
+    """SIGCHLD's handler: its only job is to wake the loop through the wakeup descriptor."""
+
+
+def serve(sock: socket.socket) -> Job | None:
+    """Fork a child per request until the table goes (None). Returns in a child only, with its
+    job: the child goes on from `main` with nothing of the loop left."""
+    wake_r, wake_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
+    signal.set_wakeup_fd(wake_w)
+    signal.signal(signal.SIGCHLD, _noop)
+    poll = select.poll()  # not select(): the table may pass a descriptor above 1023
+    poll.register(sock, select.POLLIN)
+    poll.register(wake_r, select.POLLIN)
+    send(sock, {"ready": os.getpid()})
+    while True:
+        readable = {fd for fd, _events in poll.poll()}
+        if wake_r in readable:
+            with contextlib.suppress(BlockingIOError):
+                os.read(wake_r, 4096)
+            _reap(sock)
+        if sock.fileno() not in readable:
+            continue
+        message, fds = receive(sock)
+        if message is None:
+            return None
+        if len(fds) != 1:
+            for fd in fds:
+                os.close(fd)
+            send(sock, {"error": "a session needs exactly one terminal"})
+            continue
+        job = Job(list(message["argv"]), dict(message["env"]), message.get("cwd"),
+                  int(message.get("memory", 0)), int(message.get("nice", 0)), fds[0])
+        sys.stdout.flush()
+        sys.stderr.flush()
+        gc.freeze()  # whatever the loop made since: the child's collector never touches it
+        try:
+            pid = os.fork()
+        except OSError as exc:
+            os.close(job.terminal)
+            send(sock, {"error": f"cannot fork: {exc.strerror or exc}"})
+            continue
+        if pid == 0:
+            signal.set_wakeup_fd(-1)
+            signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+            return job
+        os.close(job.terminal)
+        pidfd = os.pidfd_open(pid)  # the child cannot have been reaped yet: it is ours
+        try:
+            send(sock, {"pid": pid}, (pidfd,))
+        finally:
+            os.close(pidfd)
+
+
+def _reap(sock: socket.socket) -> None:
+    while True:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+        send(sock, {"exit": pid, "code": os.waitstatus_to_exitcode(status)})
+
+
+# -- a child -----------------------------------------------------------------------------------
+def become_session(job: Job) -> None:
+    """Turn a freshly forked child into the session's process (see the module's docstring)."""
+    gc.enable()
+    os.setsid()
+    for fd in (0, 1, 2):
+        os.dup2(job.terminal, fd)
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+    # Nothing of the fork server stays open: its socket to the table, its wakeup pipe, and the
+    # terminal's extra descriptor (the imports hold no file open).
+    os.closerange(3, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
+    os.environ.clear()
+    os.environ.update(job.env)
+    with contextlib.suppress(locale.Error):  # as Python's start does, for the player's locale
+        locale.setlocale(locale.LC_CTYPE, "")
+    if job.cwd:
+        os.chdir(job.cwd)
+    sys.stdin = sys.__stdin__ = open(  # noqa: SIM115 - the process's own stdio, never closed
+        0, encoding="utf-8", errors="surrogateescape", closefd=False)
+    sys.stdout = sys.__stdout__ = open(  # noqa: SIM115
+        1, "w", encoding="utf-8", errors="surrogateescape", buffering=1, closefd=False)
+    sys.stderr = sys.__stderr__ = open(  # noqa: SIM115
+        2, "w", encoding="utf-8", errors="backslashreplace", buffering=1, closefd=False)
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    if job.memory:
+        resource.setrlimit(resource.RLIMIT_AS, (job.memory, job.memory))
+    if job.nice > 0:
+        os.nice(job.nice)
+    with contextlib.suppress(OSError), open("/proc/self/oom_score_adj", "w") as adj:
+        adj.write(str(OOM_SCORE_ADJ))
+
+
+def run(app: ModuleType, job: Job) -> None:
+    """The session's app, to its end; running out of memory ends it at once, with a line."""
+    sys.argv = ["tabletop-tui", *job.argv]
+    try:
+        app.main(job.argv)
+    except MemoryError:
+        out_of_memory()
+
+
+def out_of_memory() -> NoReturn:
+    """End this session now: its app ran out of memory (an app that catches its errors calls
+    this for a MemoryError). Nothing is allocated, nothing more is run."""
+    with contextlib.suppress(OSError):
+        os.write(2, OUT_OF_MEMORY_TEXT)
+    os._exit(OUT_OF_MEMORY_EXIT)
+
+
+def warm(app_name: str) -> ModuleType:
+    """Import the app and let it warm up; the fork server must stay single-threaded."""
+    app = importlib.import_module(app_name)
+    app.warm()
+    if threading.active_count() != 1:
+        names = ", ".join(t.name for t in threading.enumerate() if t is not threading.main_thread())
+        raise SystemExit(f"fork server: warming {app_name} left threads running ({names}); "
+                         "a forked child would have none of them")
+    return app
+
+
+def main(argv: list[str]) -> int:
+    app_name, fd = argv
+    gc.disable()  # no holes punched in the imported objects' pages before they are shared
+    sock = socket.socket(fileno=int(fd))
+    app = warm(app_name)
+    gc.freeze()
+    try:
+        job = serve(sock)
+    except OSError as exc:
+        if exc.errno not in (errno.EPIPE, errno.ECONNRESET):
+            raise
+        return 0  # the table is gone
+    if job is None:
+        return 0
+    sock.detach()  # closed with the rest in become_session, never later by the collector
+    become_session(job)
+    run(app, job)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -83,7 +83,8 @@ async def run(sessions: int, burst: int) -> None:
 
     relay = Relay()
     await relay.start("127.0.0.1", 0)
-    limits = SshLimits(max_sessions=sessions + burst + 2, per_minute=10_000)
+    places = sessions + burst + 2  # every player comes from this machine: one address
+    limits = SshLimits(max_sessions=places, per_address=places, per_minute=10_000)
     table = SshTable(SshConfig(0, "127.0.0.1", limits=limits), relay.url)
     port = await table.start()
     conns: list[asyncssh.SSHClientConnection] = []

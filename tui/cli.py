@@ -155,6 +155,9 @@ def _add_ssh_options(parser: argparse.ArgumentParser) -> None:
                      help="also run an SSH server on PORT")
     ssh.add_argument("--ssh-host", default="", metavar="ADDR",
                      help="address the SSH server listens on (default: all, IPv4 and IPv6)")
+    ssh.add_argument("--ssh-name", default=None, metavar="HOST",
+                     help="the host name players reach the table by, for the ssh command "
+                     "the lobby shows (default: the address each player came in on)")
     ssh.add_argument("--ssh-keys", default=None, metavar="FILE",
                      help="let in only the keys of this authorized_keys file")
     ssh.add_argument("--ssh-password", default=None, metavar="SECRET",
@@ -332,7 +335,7 @@ def _ssh_config(args: argparse.Namespace) -> SshConfig | None:
     limits = SshLimits(max_sessions=args.ssh_max_sessions, per_address=args.ssh_per_address,
                        per_minute=args.ssh_per_minute, idle_minutes=args.ssh_idle,
                        max_startups=args.ssh_max_startups)
-    return SshConfig(args.ssh, args.ssh_host, access, limits)
+    return SshConfig(args.ssh, args.ssh_host, access, limits, name=args.ssh_name)
 
 
 def _host_app(args: argparse.Namespace, options: dict[str, Any]) -> None:

@@ -52,7 +52,7 @@ register(
             "host.failed": "Could not open the room: {message}",
             "netlobby.title": "{game}: room {code}",
             "netlobby.code_hint": (
-                "Friends join with:  tabletop-tui join {code}   (or Join in the menu)"
+                "Friends join with:  {command}   (or Join in the menu)"
             ),
             "netlobby.seats": "Seats",
             "netlobby.empty": "(empty)",
@@ -113,7 +113,7 @@ register(
             "host.failed": "Raum konnte nicht geöffnet werden: {message}",
             "netlobby.title": "{game}: Raum {code}",
             "netlobby.code_hint": (
-                "Mitspielen mit:  tabletop-tui join {code}   (oder Beitreten im Menü)"
+                "Mitspielen mit:  {command}   (oder Beitreten im Menü)"
             ),
             "netlobby.seats": "Plätze",
             "netlobby.empty": "(frei)",

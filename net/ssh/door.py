@@ -49,6 +49,8 @@ class TableDoor(asyncssh.SSHServer):
         self.conn = conn
         peer = conn.get_extra_info("peername")
         self.visitor.addr = str(peer[0]) if peer else "?"
+        local = conn.get_extra_info("sockname")
+        self.visitor.reached = str(local[0]) if local else ""
         why = self.table.arrive(self)
         if why is not None:
             # Once the version line is out (asyncssh sends it next), and before anything the

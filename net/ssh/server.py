@@ -34,7 +34,7 @@ from typing import TypeVar
 import asyncssh
 
 import net
-from net.host.hosting import TABLE_RELAY_ENV, HostPlan, start_relay
+from net.host.hosting import TABLE_RELAY_ENV, TABLE_SSH_ENV, HostPlan, start_relay
 from net.relay import addresses
 from net.ssh import logs
 from net.ssh.access import Access, Visitor
@@ -61,6 +61,7 @@ class SshConfig:
     bind: str = ""  # every address, IPv4 and IPv6
     access: Access = field(default_factory=Access)
     limits: SshLimits = field(default_factory=SshLimits)
+    name: str | None = None  # the host name players reach the table by, for the lobby's line
 
     @property
     def where(self) -> str:
@@ -226,6 +227,7 @@ class SshTable:
             "TABLETOP_TUI_HOME": str(home / "data"),
             "TABLETOP_TUI_CONFIG": str(home / "config"),
             TABLE_RELAY_ENV: self.relay_url,
+            TABLE_SSH_ENV: self.invitation(visitor),
         }
         if rooms := os.environ.get("TABLETOP_TUI_ROOMS"):
             env["TABLETOP_TUI_ROOMS"] = rooms
@@ -238,6 +240,12 @@ class SshTable:
         return env
 
 
+    def invitation(self, visitor: Visitor) -> str:
+        """The command that brings a friend of `visitor` to this table: by the name the
+        operator gave (`--ssh-name`), else by the address the visitor came in on."""
+        host = self.config.name or visitor.reached.removeprefix("::ffff:") or "HOST"
+        port = "" if self.port == 22 else f" -p {self.port}"
+        return f"ssh -t{port} {host}"
 
 
 def ended_why(session: TableSession) -> str:

@@ -12,8 +12,9 @@ from pathlib import Path
 import asyncssh
 from ssh_support import OpenTable, Player, code_on, connect
 
-from net.host.hosting import HostPlan, open_room
+from net.host.hosting import TABLE_SSH_ENV, HostPlan, open_room
 from net.relay.server import Relay
+from net.ssh.access import Visitor
 from net.wire import codes
 
 TURNS = 200  # more than any game of Schöne Sch#!?e takes when every person takes the card
@@ -146,3 +147,29 @@ async def until(check: object, what: str, timeout: float = 20.0) -> None:
     async with asyncio.timeout(timeout):
         while not check():  # type: ignore[operator]
             await asyncio.sleep(0.05)
+
+
+async def test_an_ssh_players_lobby_gives_the_ssh_command_to_join(
+    open_table: OpenTable, relay: Relay,
+) -> None:
+    """A player at the SSH table has no `tabletop-tui` of their own: friends are told the ssh
+    command, to the address this player came in on, or the name the operator gave."""
+    table = await open_table()
+    ada = await connect(table.port, "ada", size=(160, 40))
+    try:
+        await ada.wait_for("Host a game", "the menu")
+        ada.press("down", "enter")
+        await ada.wait_for(relay.url, "the host form")
+        ada.press("f5")
+        code = await ada.wait_for(lambda: code_on(ada), "the join code")
+        assert f"Friends join with:  ssh -t -p {table.port} 127.0.0.1 join {code}" in ada.text()
+        assert "tabletop-tui join" not in ada.text()
+    finally:
+        await ada.close()
+    table.config.name = "table.example.org"
+    bob = Visitor("192.0.2.1", "bob", reached="::ffff:192.0.2.80")
+    assert table.child_env(bob, "xterm", {})[TABLE_SSH_ENV] == (
+        f"ssh -t -p {table.port} table.example.org")
+    table.config.name = None
+    assert table.invitation(bob) == f"ssh -t -p {table.port} 192.0.2.80"
+

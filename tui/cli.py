@@ -378,13 +378,19 @@ def _join_app(args: argparse.Namespace) -> None:
 
     from net.peer.remote import JoinError, RemoteLink
     from tui import prefs
-    from tui.app import TabletopApp
+    from tui.app import TabletopApp, default_language
+    from tui.i18n import tr
     from tui.screens.host import login_name
     from tui.screens.net_lobby import PeerLobbyScreen
+
+    def asking() -> None:  # the screen opens after the join: until then, a line on the terminal
+        print(f"tabletop-tui: {tr('join.asking', lang=args.lang or default_language())}",
+              flush=True)
 
     async def join_then_play() -> None:
         link = RemoteLink(args.code, args.name or prefs.load().name or login_name(),
                           server=args.server, watch=args.watch)
+        link.on_asking = asking
         try:
             await link.connect()
         except JoinError as exc:

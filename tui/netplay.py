@@ -90,6 +90,8 @@ register(
             "join.watch": "Watch as a spectator",
             "join.join": "Join",
             "join.joining": "Joining…",
+            "join.asking": "Asking the host to give you your seat back… (they answer on "
+                           "their screen)",
             "join.failed": "Could not join: {message}",
         },
         "de": {
@@ -151,6 +153,8 @@ register(
             "join.watch": "Als Zuschauer beitreten",
             "join.join": "Beitreten",
             "join.joining": "Trete bei…",
+            "join.asking": "Frage den Gastgeber, ob du deinen Platz zurückbekommst… (er "
+                           "antwortet auf seinem Bildschirm)",
             "join.failed": "Beitritt fehlgeschlagen: {message}",
         },
     }

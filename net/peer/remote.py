@@ -35,7 +35,7 @@ import asyncio
 import contextlib
 import time
 from collections import deque
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -118,6 +118,9 @@ class RemoteLink(TableLink):
         self.chat: list[Message] = []  # recent chat, for screens that open later
         self.closed = asyncio.Event()
         self.close_reason = ""
+        # Called while joining when the host asks its player whether to give this peer an
+        # away seat back by name: the wait that follows can be long, and is worth a word.
+        self.on_asking: Callable[[], None] | None = None
         self.url = ""
         self.pipe: Pipe | None = None  # the latest connection's frames, once it is made
         self.contribution: list[Any] | None = None  # [seat, value] this peer gave the seed

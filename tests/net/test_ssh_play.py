@@ -11,11 +11,17 @@ from pathlib import Path
 
 import asyncssh
 from ssh_support import OpenTable, Player, code_on, connect
+from test_net_tui import open_host_lobby, screen_of
+from test_net_tui import until as until_pilot
 
 from net.host.hosting import TABLE_SSH_ENV, HostPlan, open_room
 from net.relay.server import Relay
 from net.ssh.access import Visitor
 from net.wire import codes
+from tui.app import TabletopApp
+from tui.netplay import NetGameScreen
+from tui.screens.host import HostScreen
+from tui.screens.reclaim import ReclaimPrompt
 
 TURNS = 200  # more than any game of Schöne Sch#!?e takes when every person takes the card
 
@@ -172,4 +178,41 @@ async def test_an_ssh_players_lobby_gives_the_ssh_command_to_join(
         f"ssh -t -p {table.port} table.example.org")
     table.config.name = None
     assert table.invitation(bob) == f"ssh -t -p {table.port} 192.0.2.80"
+
+
+async def test_a_seat_asked_back_by_name_says_it_is_asking_the_host(
+    open_table: OpenTable, relay: Relay,
+) -> None:
+    """Bob's seat token stayed with his first key: with another key he is only a name, so the
+    host's player is asked, and until they answer bob reads why he waits (not a blank
+    screen)."""
+    table = await open_table()
+    plan = HostPlan("schoene", 3, server=relay.url, host_name="Hana", seed=4, bot_delay=0.05)
+    app = TabletopApp(lang="en", opening=lambda: HostScreen(plan, auto=True))
+    players: list[Player] = []
+    async with app.run_test(size=(100, 40)) as pilot:
+        lobby = await open_host_lobby(pilot)
+        host = lobby.host
+        try:
+            bob = await connect(table.port, "bob", key=asyncssh.generate_private_key("ssh-ed25519"),
+                                command=f"join {host.display_code}")
+            players.append(bob)
+            await bob.wait_for("Waiting for the host to start", "bob's lobby")
+            host.add_bot()
+            await pilot.press("f5")
+            await until_pilot(pilot, screen_of(pilot, NetGameScreen), "the host's table")
+            await bob.hang_up()
+            await until(lambda: host.seats[1].cid is None, "bob away")
+            again = await connect(table.port, "bob",
+                                  key=asyncssh.generate_private_key("ssh-ed25519"),
+                                  command=f"join {host.display_code}")
+            players.append(again)
+            await again.wait_for("Asking the host to give you your seat back", "the wait said")
+            await until_pilot(pilot, screen_of(pilot, ReclaimPrompt), "the host's question")
+            await pilot.press("y")
+            await again.wait_for(f"room {host.display_code}", "bob back at the table")
+        finally:
+            for player in players:
+                await player.close()
+            await host.close()
 

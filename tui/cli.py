@@ -174,7 +174,8 @@ def _add_ssh_options(parser: argparse.ArgumentParser) -> None:
                      metavar="N", help="connections logging in at once, from all addresses "
                      f"(default {limits.max_startups})")
     ssh.add_argument("--ssh-idle", type=_minutes, default=limits.idle_minutes, metavar="MIN",
-                     help="close a session after MIN minutes without a key pressed "
+                     help="close a session after MIN minutes without a key pressed (a "
+                     "`watch CODE` session: nor a move in the game it watches) "
                      f"(default {limits.idle_minutes:g}; 0: never)")
 
 

@@ -57,6 +57,7 @@ class TableSession(asyncssh.SSHServerSession[bytes]):
         self.gone = False
         self.ending = ""  # why this side ended the session's app, to tell the player
         self.status: int | None = None  # the app's exit status, once it ended
+        self.watching = False  # `watch CODE`: a game going on in front of it is no idleness
         self.last_input = time.monotonic()
         self._task: asyncio.Task[None] | None = None
         self._hanging_up: asyncio.Task[None] | None = None
@@ -134,6 +135,7 @@ class TableSession(asyncssh.SSHServerSession[bytes]):
             self._refuse("the table needs a terminal: connect with `ssh -t` "
                          f"(e.g. ssh -t -p {self.table.port} HOST join CODE)")
             return
+        self.watching = "--watch" in args
         why = self.table.admit(self)
         if why is not None:
             self._refuse(why)
@@ -171,6 +173,8 @@ class TableSession(asyncssh.SSHServerSession[bytes]):
         self.chan.exit(status & 0xFF)
 
     def _output(self, data: bytes) -> None:
+        if self.watching:  # the moves of a game being watched keep the watcher's session
+            self.last_input = time.monotonic()
         self._write(data)
 
     async def _watch_idle(self) -> None:

@@ -216,3 +216,27 @@ async def test_a_seat_asked_back_by_name_says_it_is_asking_the_host(
                 await player.close()
             await host.close()
 
+
+async def test_a_spectator_watching_a_long_game_is_not_closed_as_idle(
+    open_table: OpenTable, relay: Relay,
+) -> None:
+    """The idle limit is three seconds here; the bots' game runs for twenty. The watcher
+    presses no key, but the moves going on in front of it are no idleness (a quiet lobby is:
+    nothing moves there)."""
+    table = await open_table(idle_minutes=3 / 60)
+    room = await open_room(HostPlan("schoene", 3, server=relay.url, bot_delay=0.4))
+    host = room.host
+    watcher = await connect(table.port, "wes", command=f"watch {host.display_code}")
+    try:
+        await watcher.wait_for("Waiting for the host to start", "the watcher's lobby")
+        for _ in range(3):
+            host.add_bot()
+        host.start()
+        await watcher.wait_for(f"room {host.display_code}", "the game being watched")
+        before = watcher.text()
+        await asyncio.sleep(7.0)  # more than two idle limits, the game going on
+        assert not watcher.closed.is_set(), watcher.stderr
+        assert watcher.text() != before  # the game went on in front of it
+    finally:
+        await watcher.close()
+        await room.close()

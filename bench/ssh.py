@@ -130,7 +130,8 @@ async def close_table(relay: Relay, table: SshTable) -> None:
 
 
 async def run(sessions: int, burst: int) -> None:
-    relay, table = await open_table(max_sessions=sessions + burst + 2, per_minute=10_000)
+    places = sessions + burst + 2  # every player comes from this machine: one address
+    relay, table = await open_table(max_sessions=places, per_address=places, per_minute=10_000)
     port = table.port
     conns: list[asyncssh.SSHClientConnection] = []
     try:

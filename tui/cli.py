@@ -184,19 +184,29 @@ def _add_ssh_options(parser: argparse.ArgumentParser) -> None:
         "SSH table", "let anyone with an SSH client play here: ssh -p PORT HOST")
     ssh.add_argument("--ssh", type=_port, default=None, metavar="PORT",
                      help="also run an SSH server on PORT")
-    ssh.add_argument("--ssh-host", default="0.0.0.0", metavar="ADDR",
-                     help="address the SSH server listens on (default: all)")
+    ssh.add_argument("--ssh-host", default="", metavar="ADDR",
+                     help="address the SSH server listens on (default: all, IPv4 and IPv6)")
+    ssh.add_argument("--ssh-name", default=None, metavar="HOST",
+                     help="the host name players reach the table by, for the ssh command "
+                     "the lobby shows (default: the address each player came in on)")
     ssh.add_argument("--ssh-keys", default=None, metavar="FILE",
                      help="let in only the keys of this authorized_keys file")
     ssh.add_argument("--ssh-password", default=None, metavar="SECRET",
                      help="ask every player for this shared password")
     ssh.add_argument("--ssh-max-sessions", type=_at_least_one, default=limits.max_sessions,
                      metavar="N", help=f"sessions at once (default {limits.max_sessions})")
+    ssh.add_argument("--ssh-per-address", type=_at_least_one, default=limits.per_address,
+                     metavar="N", help="sessions at once from one address (IPv6: its /64) "
+                     f"and for one player; as many logins at once (default {limits.per_address})")
     ssh.add_argument("--ssh-per-minute", type=_at_least_one, default=limits.per_minute,
                      metavar="N", help="new sessions per address per minute "
                      f"(default {limits.per_minute})")
+    ssh.add_argument("--ssh-max-startups", type=_at_least_one, default=limits.max_startups,
+                     metavar="N", help="connections logging in at once, from all addresses "
+                     f"(default {limits.max_startups})")
     ssh.add_argument("--ssh-idle", type=_minutes, default=limits.idle_minutes, metavar="MIN",
-                     help="close a session after MIN minutes without a key pressed "
+                     help="close a session after MIN minutes without a key pressed (a "
+                     "`watch CODE` session: nor a move in the game it watches) "
                      f"(default {limits.idle_minutes:g}; 0: never)")
 
 
@@ -372,9 +382,10 @@ def _ssh_config(args: argparse.Namespace) -> SshConfig | None:
         host_key()  # made now if missing; a damaged one is one line, before anything starts
     except ValueError as exc:
         fail(str(exc))
-    limits = SshLimits(max_sessions=args.ssh_max_sessions, per_minute=args.ssh_per_minute,
-                       idle_minutes=args.ssh_idle)
-    return SshConfig(args.ssh, args.ssh_host, access, limits)
+    limits = SshLimits(max_sessions=args.ssh_max_sessions, per_address=args.ssh_per_address,
+                       per_minute=args.ssh_per_minute, idle_minutes=args.ssh_idle,
+                       max_startups=args.ssh_max_startups)
+    return SshConfig(args.ssh, args.ssh_host, access, limits, name=args.ssh_name)
 
 
 def _shared_secret(path: str | None) -> None:
@@ -419,7 +430,7 @@ def _host_app(args: argparse.Namespace, options: dict[str, Any]) -> None:
     try:
         asyncio.run(hosting_with_table(ssh, plan, say, app.run_async))
     except OSError as exc:
-        fail(f"cannot listen for SSH on {ssh.bind}:{ssh.port}: {exc.strerror or exc}")
+        fail(f"cannot listen for SSH on {ssh.where}: {exc.strerror or exc}")
     except KeyboardInterrupt:
         raise SystemExit(130) from None
     ended(app)
@@ -432,13 +443,19 @@ def _join_app(args: argparse.Namespace) -> None:
 
     from net.peer.remote import JoinError, RemoteLink
     from tui import prefs
-    from tui.app import TabletopApp
+    from tui.app import TabletopApp, default_language
+    from tui.i18n import tr
     from tui.screens.host import login_name
     from tui.screens.net_lobby import PeerLobbyScreen
+
+    def asking() -> None:  # the screen opens after the join: until then, a line on the terminal
+        print(f"tabletop-tui: {tr('join.asking', lang=args.lang or default_language())}",
+              flush=True)
 
     async def join_then_play() -> None:
         link = RemoteLink(args.code, args.name or prefs.load().name or login_name(),
                           server=args.server, watch=args.watch)
+        link.on_asking = asking
         try:
             await link.connect()
         except JoinError as exc:

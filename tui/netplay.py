@@ -52,7 +52,7 @@ register(
             "host.failed": "Could not open the room: {message}",
             "netlobby.title": "{game}: room {code}",
             "netlobby.code_hint": (
-                "Friends join with:  tabletop-tui join {code}   (or Join in the menu)"
+                "Friends join with:  {command}   (or Join in the menu)"
             ),
             "netlobby.seats": "Seats",
             "netlobby.empty": "(empty)",
@@ -89,6 +89,8 @@ register(
             "join.watch": "Watch as a spectator",
             "join.join": "Join",
             "join.joining": "Joining…",
+            "join.asking": "Asking the host to give you your seat back… (they answer on "
+                           "their screen)",
             "join.failed": "Could not join: {message}",
         },
         "de": {
@@ -112,7 +114,7 @@ register(
             "host.failed": "Raum konnte nicht geöffnet werden: {message}",
             "netlobby.title": "{game}: Raum {code}",
             "netlobby.code_hint": (
-                "Mitspielen mit:  tabletop-tui join {code}   (oder Beitreten im Menü)"
+                "Mitspielen mit:  {command}   (oder Beitreten im Menü)"
             ),
             "netlobby.seats": "Plätze",
             "netlobby.empty": "(frei)",
@@ -149,6 +151,8 @@ register(
             "join.watch": "Als Zuschauer beitreten",
             "join.join": "Beitreten",
             "join.joining": "Trete bei…",
+            "join.asking": "Frage den Gastgeber, ob du deinen Platz zurückbekommst… (er "
+                           "antwortet auf seinem Bildschirm)",
             "join.failed": "Beitritt fehlgeschlagen: {message}",
         },
     }

@@ -26,8 +26,16 @@ log = logging.getLogger("tabletop.hosting")
 TABLE_RELAY_ENV = "TABLETOP_TUI_SERVER"
 
 
+# How friends reach that SSH table ("ssh -t -p 2222 HOST"): the lobby shows it with the code.
+TABLE_SSH_ENV = "TABLETOP_TUI_SSH"
+
+
 def table_relay() -> str | None:
     return os.environ.get(TABLE_RELAY_ENV) or None
+
+
+def table_ssh() -> str | None:
+    return os.environ.get(TABLE_SSH_ENV) or None
 
 
 @dataclass

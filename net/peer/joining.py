@@ -219,6 +219,8 @@ class Joiner:
                         elif t == "notice":  # the host asks its player for a yes: wait longer
                             deadline.reschedule(asyncio.get_running_loop().time()
                                                 + APPROVAL_WAIT)
+                            if link.on_asking is not None:
+                                link.on_asking()
                     elif t == "host_back":  # our first frame reached a host that was away
                         if proof is None:
                             await ws.close()

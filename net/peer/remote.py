@@ -34,7 +34,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections import deque
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -113,6 +113,9 @@ class RemoteLink(TableLink):
         self.chat: list[Message] = []  # recent chat, for screens that open later
         self.closed = asyncio.Event()
         self.close_reason = ""
+        # Called while joining when the host asks its player whether to give this peer an
+        # away seat back by name: the wait that follows can be long, and is worth a word.
+        self.on_asking: Callable[[], None] | None = None
         self.url = ""
         self.pipe: Pipe | None = None  # the latest connection's frames, once it is made
         self.deal = DealCheck(self.emit)  # the fair deal and who sits in it, as checked here

@@ -99,6 +99,7 @@ class Visitor:
     addr: str
     username: str = ""
     key: asyncssh.SSHKey | None = None
+    reached: str = ""  # the table's address the connection came in on
 
     @property
     def name(self) -> str:

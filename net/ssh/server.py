@@ -11,9 +11,11 @@ LAN players.
 
 What a player may ask for is the menu (no command), `join CODE` or `watch CODE`; anything
 else, a session without a terminal, or a limit reached gets one clear line and the door
-(net.ssh.session). Each player (a key, or a name when there is no key; see net.ssh.access)
-has a data directory of their own under ours, holding their settings and seat tokens, so a
-player whose connection dropped reconnects with the same key and is back in their seat.
+(net.ssh.session). The table counts connections and sessions per address (net.ssh.limits)
+and logs what an operator needs (net.ssh.logs). Each player (a key, or a name when there is
+no key; see net.ssh.access) has a data directory of their own under ours, holding their
+settings and seat tokens, so a player whose connection dropped reconnects with the same key
+and is back in their seat.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import os
 import re
 import signal
 import sys
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,13 +36,15 @@ from typing import TypeVar
 import asyncssh
 
 import net
-from net.host.hosting import TABLE_RELAY_ENV, HostPlan, start_relay
+from net.host.hosting import TABLE_RELAY_ENV, TABLE_SSH_ENV, HostPlan, start_relay
 from net.players import identity
+from net.relay import addresses
+from net.ssh import logs
 from net.ssh.access import Access, Visitor
 from net.ssh.door import TableDoor
 from net.ssh.forks import Forks
 from net.ssh.keys import fingerprint, host_key, player_dir
-from net.ssh.limits import AddressRate, SshLimits, counted
+from net.ssh.limits import AddressRate, Guesses, SshLimits, counted, raise_file_limit
 from net.ssh.session import DEFAULT_TERM, TableSession
 from net.wire import codes
 
@@ -60,9 +65,23 @@ class SshConfig:
     """What `--ssh` and its options asked for."""
 
     port: int
-    bind: str = "0.0.0.0"
+    bind: str = ""  # every address, IPv4 and IPv6
     access: Access = field(default_factory=Access)
     limits: SshLimits = field(default_factory=SshLimits)
+    name: str | None = None  # the host name players reach the table by, for the lobby's line
+
+    @property
+    def where(self) -> str:
+        host = f"[{self.bind}]" if ":" in self.bind else self.bind or "*"
+        return f"{host}:{self.port}"
+
+
+@dataclass
+class Place:
+    """A session's place at the table: since when, and the connection it came on."""
+
+    since: float
+    door: TableDoor | None
 
 
 class SshTable:
@@ -74,7 +93,11 @@ class SshTable:
         self.relay_url = relay_url
         self.key = host_key()
         self.rate = AddressRate(self.limits.per_minute)
-        self.sessions: set[TableSession] = set()
+        self.guesses = Guesses(self.limits.password_delay)
+        self.pause = asyncio.sleep  # how a password's answer waits (a test records the waits)
+        self.group = addresses.group  # how connections are counted by address
+        self.doors: set[TableDoor] = set()  # the connections counted at the table
+        self.sessions: dict[TableSession, Place] = {}  # those holding a place at the table
         self.port = 0
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self.forks = Forks(app, self._base_env(), self.limits.session_memory * MIB,
@@ -87,6 +110,7 @@ class SshTable:
     async def start(self) -> int:
         """Listen on the configured address and port (0: any free one) and start the fork
         server; returns the port once sessions can start. OSError if either cannot be."""
+        raise_file_limit(self.limits)
         self._acceptor = await asyncssh.listen(
             self.config.bind, self.config.port,
             server_factory=lambda: TableDoor(self),
@@ -115,25 +139,84 @@ class SshTable:
         await self.forks.stop()
 
     def banner(self) -> str:
-        return (f"SSH table on {self.config.bind}:{self.port} "
-                f"({self.config.access.describe()}); host key {self.fingerprint}")
+        where = (f"{self.config.bind}:{self.port}" if self.config.bind
+                 else f"port {self.port} of every address, IPv4 and IPv6")
+        return (f"SSH table on {where} ({self.config.access.describe()}); "
+                f"host key {self.fingerprint}")
+
+    # -- connections -------------------------------------------------------------------------
+    def arrive(self, door: TableDoor) -> str | None:
+        """Count a new connection: None if it may go on and log in, else why not."""
+        limits = self.limits
+        door.group = self.group(door.visitor.addr)
+        mine = [d for d in self.doors if d.group == door.group]
+        if len(mine) >= limits.per_address_connections:
+            why = (f"too many connections from {addresses.describe(door.group)}: at most "
+                   f"{limits.per_address_connections} at once; try again later")
+        elif sum(not d.logged_in for d in mine) >= limits.per_address_startups:
+            why = (f"too many logins in progress from {addresses.describe(door.group)}: at "
+                   f"most {limits.per_address_startups} at once; try again in a moment")
+        elif len(self.doors) >= limits.max_connections:
+            why = "the table has too many connections; try again later"
+        elif sum(not d.logged_in for d in self.doors) >= limits.max_startups:
+            why = "the table has too many logins in progress; try again in a moment"
+        else:
+            self.doors.add(door)
+            return None
+        log.info("ssh connection from %s refused: %s", door.visitor.addr, why)
+        return why
+
+    def leave(self, door: TableDoor) -> None:
+        self.doors.discard(door)
 
     # -- sessions ----------------------------------------------------------------------------
     def knock(self, addr: str) -> str | None:
         """Count a new session from `addr`, whatever it asks for: None if it may go on, else
         why not."""
-        if self.rate.allow(addr):
+        group = self.group(addr)
+        if self.rate.allow(group):
             return None
-        return (f"too many new sessions from {addr}: at most {self.limits.per_minute} a "
-                "minute; wait a minute and try again")
+        return (f"too many new sessions from {addresses.describe(group)}: at most "
+                f"{self.limits.per_minute} a minute; wait a minute and try again")
 
     def admit(self, session: TableSession) -> str | None:
         """Take a place for a session's app: None if there is one, else why not."""
-        most = self.limits.max_sessions
-        if len(self.sessions) >= most:
-            return f"this table is full ({counted(most, 'session')} at once); try again later"
-        self.sessions.add(session)
+        limits = self.limits
+        visitor = session.visitor
+        group = self.group(visitor.addr)
+        each = limits.per_address
+        if sum(self.group(s.visitor.addr) == group for s in self.sessions) >= each:
+            return (f"{addresses.describe(group)} has {counted(each, 'session')} at this table "
+                    "already, the most one address may have; close one to open another")
+        if sum(s.visitor.identity == visitor.identity for s in self.sessions) >= each:
+            return (f"you have {counted(each, 'session')} at this table already, the most one "
+                    "player may have; close one to open another")
+        if len(self.sessions) >= limits.max_sessions:
+            return (f"this table is full ({counted(limits.max_sessions, 'session')} at once); "
+                    "try again later")
+        conn = session.chan.get_connection() if session.chan is not None else None
+        door = next((d for d in self.doors if d.conn is conn), None)
+        self.sessions[session] = Place(time.monotonic(), door)
+        if door is not None:
+            door.occupied()
+        command = (session.command or "").split()[:1]
+        log.info("ssh session from %s as %r (%s): %s (%s)", visitor.addr, visitor.name,
+                 visitor.key.get_fingerprint() if visitor.key else "no key",
+                 command[0] if command else "menu", counted(len(self.sessions), "live session"),
+                 extra=logs.EVERY)
         return None
+
+    def release(self, session: TableSession) -> None:
+        """A session's app has ended: its place is free."""
+        place = self.sessions.pop(session, None)
+        if place is None:
+            return
+        if place.door is not None:
+            place.door.vacated()
+        log.info("ssh session from %s as %r ended after %s: %s (%s)", session.visitor.addr,
+                 session.visitor.name, lasted(time.monotonic() - place.since),
+                 ended_why(session), counted(len(self.sessions), "live session"),
+                 extra=logs.EVERY)
 
     def child_argv(self, args: list[str]) -> list[str]:
         """The child app's command line. `join CODE` loses its code, which every user of this
@@ -168,6 +251,7 @@ class SshTable:
             "TABLETOP_TUI_HOME": str(home / "data"),
             "TABLETOP_TUI_CONFIG": str(home / "config"),
             TABLE_RELAY_ENV: self.relay_url,
+            TABLE_SSH_ENV: self.invitation(visitor),
         }
         if rooms := os.environ.get("TABLETOP_TUI_ROOMS"):
             env["TABLETOP_TUI_ROOMS"] = rooms
@@ -180,6 +264,32 @@ class SshTable:
             if re.fullmatch(pattern, value):
                 env[name] = value
         return env
+
+
+    def invitation(self, visitor: Visitor) -> str:
+        """The command that brings a friend of `visitor` to this table: by the name the
+        operator gave (`--ssh-name`), else by the address the visitor came in on."""
+        host = self.config.name or visitor.reached.removeprefix("::ffff:") or "HOST"
+        port = "" if self.port == 22 else f" -p {self.port}"
+        return f"ssh -t{port} {host}"
+
+
+def ended_why(session: TableSession) -> str:
+    """Why a session ended, for the log."""
+    if session.ending:
+        return session.ending.split(";")[0]
+    if session.gone:
+        return "the connection closed"
+    if session.status is None:
+        return "the app did not start"
+    return "the player quit" if session.status == 0 else f"the app ended with {session.status}"
+
+
+def lasted(seconds: float) -> str:
+    minutes, secs = divmod(int(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}h{minutes:02d}m" if hours else f"{minutes}m{secs:02d}s" if minutes \
+        else f"{secs}s"
 
 
 # -- running it ---------------------------------------------------------------------------------
@@ -223,9 +333,7 @@ def serve_with_ssh(host: str, port: int, config: SshConfig) -> int:
     """`tabletop-tui serve --ssh PORT`: the relay and the SSH server in one process."""
     from net.relay.server import Relay
 
-    logging.basicConfig(stream=sys.stderr, level=logging.INFO,
-                        format="%(asctime)s %(name)s %(message)s")
-    logging.getLogger("asyncssh").setLevel(logging.WARNING)  # a line per packet otherwise
+    logs.setup(sys.stderr)
 
     def say(text: str) -> None:
         print(f"tabletop-tui: {text}", flush=True)
@@ -240,7 +348,7 @@ def serve_with_ssh(host: str, port: int, config: SshConfig) -> int:
         try:
             table = await open_table(config, local_url(host, relay_port), say)
         except OSError as exc:
-            say(f"cannot listen for SSH on {config.bind}:{config.port}: {exc.strerror or exc}")
+            say(f"cannot listen for SSH on {config.where}: {exc.strerror or exc}")
             await relay.stop()
             return 1
         say(f"relay on {host}:{relay_port}")

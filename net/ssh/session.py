@@ -56,6 +56,8 @@ class TableSession(asyncssh.SSHServerSession[bytes]):
         self.child: PtyChild | None = None
         self.gone = False
         self.ending = ""  # why this side ended the session's app, to tell the player
+        self.status: int | None = None  # the app's exit status, once it ended
+        self.watching = False  # `watch CODE`: a game going on in front of it is no idleness
         self.last_input = time.monotonic()
         self._task: asyncio.Task[None] | None = None
         self._hanging_up: asyncio.Task[None] | None = None
@@ -126,25 +128,22 @@ class TableSession(asyncssh.SSHServerSession[bytes]):
             return
         try:
             args = command_args(self.command or "")
-        except ValueError as exc:
-            self._refuse(str(exc))
+        except ValueError as exc:  # what was asked is not logged: it may be a mistyped code
+            self._refuse(str(exc), logged="a command the table does not take")
             return
         if self.term is None:
             self._refuse("the table needs a terminal: connect with `ssh -t` "
                          f"(e.g. ssh -t -p {self.table.port} HOST join CODE)")
             return
+        self.watching = "--watch" in args
         why = self.table.admit(self)
         if why is not None:
             self._refuse(why)
             return
-        visitor = self.visitor
-        log.info("ssh session from %s as %r (%s): %s", visitor.addr, visitor.name,
-                 visitor.key.get_fingerprint() if visitor.key else "no key",
-                 " ".join(args[:1]) + (" --watch" if "--watch" in args else "") or "menu")
         try:
             await self._play(args)
         finally:
-            self.table.sessions.discard(self)
+            self.table.release(self)
 
     async def _play(self, args: list[str]) -> None:
         assert self.chan is not None
@@ -163,7 +162,7 @@ class TableSession(asyncssh.SSHServerSession[bytes]):
             return
         idle = asyncio.get_running_loop().create_task(self._watch_idle())
         try:
-            status = await self.child.wait()
+            status = self.status = await self.child.wait()
         finally:
             idle.cancel()
         if self.gone:
@@ -174,6 +173,8 @@ class TableSession(asyncssh.SSHServerSession[bytes]):
         self.chan.exit(status & 0xFF)
 
     def _output(self, data: bytes) -> None:
+        if self.watching:  # the moves of a game being watched keep the watcher's session
+            self.last_input = time.monotonic()
         self._write(data)
 
     async def _watch_idle(self) -> None:
@@ -215,8 +216,8 @@ class TableSession(asyncssh.SSHServerSession[bytes]):
                 self.gone = True
                 self.chan.close()
 
-    def _refuse(self, text: str) -> None:
-        log.info("ssh session from %s refused: %s", self.visitor.addr, text)
+    def _refuse(self, text: str, logged: str | None = None) -> None:
+        log.info("ssh session from %s refused: %s", self.visitor.addr, logged or text)
         self._say(self._line(text))
         if self.chan is not None and not self.gone:
             self.chan.exit(1)

@@ -141,14 +141,16 @@ class _Answers(asyncssh.SSHClient):
 async def connect(port: int, username: str, *, key: asyncssh.SSHKey | None = None,
                   command: str | None = None, pty: bool = True, size: tuple[int, int] = (100, 30),
                   env: dict[str, str] | None = None, password: str | None = None,
-                  input_ends: bool = False) -> Player:
-    """Log in (with `key`, else keyless) and open a session, with a terminal unless `pty` is
-    False, its input ended at once if `input_ends` (`< /dev/null`); returns the player once
-    the session is open."""
+                  input_ends: bool = False, host: str = "127.0.0.1",
+                  source: str | None = None) -> Player:
+    """Log in (with `key`, else keyless) to `host` (from the address `source`, e.g. another
+    of 127.0.0.0/8) and open a session, with a terminal unless `pty` is False, its input ended
+    at once if `input_ends` (`< /dev/null`); returns the player once the session is open."""
     conn = await asyncssh.connect(
-        "127.0.0.1", port, username=username, known_hosts=None, config=None, agent_path=None,
+        host, port, username=username, known_hosts=None, config=None, agent_path=None,
         client_keys=[key] if key is not None else None, password=password,
         preferred_auth="publickey,password,keyboard-interactive", client_factory=_Answers,
+        local_addr=(source, 0) if source else None,
     )
     player = Player(*size, input_ends=input_ends)
     player.conn = conn

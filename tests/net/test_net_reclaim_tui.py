@@ -74,3 +74,32 @@ async def test_join_by_code_in_the_menu_uses_the_saved_token(relay: Relay) -> No
             assert host.seats[1].cid is not None
             await screen.link.close()
         await host.close()
+
+
+async def test_join_by_code_in_the_menu_says_the_host_is_being_asked(relay: Relay) -> None:
+    """A seat asked back by name waits for the host's person: the join screen says so, rather
+    than "Joining…" for as long as they take."""
+    plan = HostPlan("schoene", 3, server=relay.url, host_name="Hana", seed=4, bot_delay=0.05)
+    hosting = TabletopApp(lang="en", opening=lambda: HostScreen(plan, auto=True))
+    async with hosting.run_test(size=(100, 40)) as pilot:
+        lobby = await open_host_lobby(pilot)
+        host = lobby.host
+        pia = RemoteLink(host.code, "Pia", server=relay.url, remember=False)
+        await pia.connect()
+        host.add_bot(2)
+        await pilot.press("f5")
+        await until(pilot, screen_of(pilot, NetGameScreen), "the host's table")
+        await pia.close()
+        await until(pilot, lambda: host.seats[1].cid is None, "Pia away")
+        joining = TabletopApp(lang="de",
+                              opening=lambda: JoinScreen(host.display_code, "Pia", relay.url))
+        async with joining.run_test(size=(100, 40)) as peer:
+            screen = await until(peer, screen_of(peer, JoinScreen), "the join screen")
+            await peer.press("f5")
+            await until(pilot, screen_of(pilot, ReclaimPrompt), "the host's question")
+            await until(peer, lambda: screen.error.startswith("Frage den Gastgeber"),
+                        "the wait explained, in the player's language")
+            await pilot.press("y")
+            table = await until(peer, screen_of(peer, NetGameScreen), "Pia's table")
+            await table.link.close()
+        await host.close()

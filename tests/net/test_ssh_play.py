@@ -11,10 +11,17 @@ from pathlib import Path
 
 import asyncssh
 from ssh_support import OpenTable, Player, code_on, connect
+from test_net_tui import open_host_lobby, screen_of
+from test_net_tui import until as until_pilot
 
-from net.host.hosting import HostPlan, open_room
+from net.host.hosting import TABLE_SSH_ENV, HostPlan, open_room
 from net.relay.server import Relay
+from net.ssh.access import Visitor
 from net.wire import codes
+from tui.app import TabletopApp
+from tui.netplay import NetGameScreen
+from tui.screens.host import HostScreen
+from tui.screens.reclaim import ReclaimPrompt
 
 TURNS = 200  # more than any game of Schöne Sch#!?e takes when every person takes the card
 
@@ -150,3 +157,90 @@ async def until(check: object, what: str, timeout: float = 20.0) -> None:
     async with asyncio.timeout(timeout):
         while not check():  # type: ignore[operator]
             await asyncio.sleep(0.05)
+
+
+async def test_an_ssh_players_lobby_gives_the_ssh_command_to_join(
+    open_table: OpenTable, relay: Relay,
+) -> None:
+    """A player at the SSH table has no `tabletop-tui` of their own: friends are told the ssh
+    command, to the address this player came in on, or the name the operator gave."""
+    table = await open_table()
+    ada = await connect(table.port, "ada", size=(160, 40))
+    try:
+        await ada.wait_for("Host a game", "the menu")
+        ada.press("down", "enter")
+        await ada.wait_for(relay.url, "the host form")
+        ada.press("f5")
+        code = await ada.wait_for(lambda: code_on(ada), "the join code")
+        assert f"Friends join with:  ssh -t -p {table.port} 127.0.0.1 join {code}" in ada.text()
+        assert "tabletop-tui join" not in ada.text()
+    finally:
+        await ada.close()
+    table.config.name = "table.example.org"
+    bob = Visitor("192.0.2.1", "bob", reached="::ffff:192.0.2.80")
+    assert table.child_env(bob, "xterm", {})[TABLE_SSH_ENV] == (
+        f"ssh -t -p {table.port} table.example.org")
+    table.config.name = None
+    assert table.invitation(bob) == f"ssh -t -p {table.port} 192.0.2.80"
+
+
+async def test_a_seat_asked_back_by_name_says_it_is_asking_the_host(
+    open_table: OpenTable, relay: Relay,
+) -> None:
+    """Bob's seat token stayed with his first key: with another key he is only a name, so the
+    host's player is asked, and until they answer bob reads why he waits (not a blank
+    screen)."""
+    table = await open_table()
+    plan = HostPlan("schoene", 3, server=relay.url, host_name="Hana", seed=4, bot_delay=0.05)
+    app = TabletopApp(lang="en", opening=lambda: HostScreen(plan, auto=True))
+    players: list[Player] = []
+    async with app.run_test(size=(100, 40)) as pilot:
+        lobby = await open_host_lobby(pilot)
+        host = lobby.host
+        try:
+            bob = await connect(table.port, "bob", key=asyncssh.generate_private_key("ssh-ed25519"),
+                                command=f"join {host.display_code}")
+            players.append(bob)
+            await bob.wait_for("Waiting for the host to start", "bob's lobby")
+            host.add_bot()
+            await pilot.press("f5")
+            await until_pilot(pilot, screen_of(pilot, NetGameScreen), "the host's table")
+            await bob.hang_up()
+            await until(lambda: host.seats[1].cid is None, "bob away")
+            again = await connect(table.port, "bob",
+                                  key=asyncssh.generate_private_key("ssh-ed25519"),
+                                  command=f"join {host.display_code}")
+            players.append(again)
+            await again.wait_for("Asking the host to give you your seat back", "the wait said")
+            await until_pilot(pilot, screen_of(pilot, ReclaimPrompt), "the host's question")
+            await pilot.press("y")
+            await again.wait_for(f"room {host.display_code}", "bob back at the table")
+        finally:
+            for player in players:
+                await player.close()
+            await host.close()
+
+
+async def test_a_spectator_watching_a_long_game_is_not_closed_as_idle(
+    open_table: OpenTable, relay: Relay,
+) -> None:
+    """The idle limit is three seconds here; the bots' game runs for twenty. The watcher
+    presses no key, but the moves going on in front of it are no idleness (a quiet lobby is:
+    nothing moves there)."""
+    table = await open_table(idle_minutes=3 / 60)
+    room = await open_room(HostPlan("schoene", 3, server=relay.url, bot_delay=0.4))
+    host = room.host
+    watcher = await connect(table.port, "wes", command=f"watch {host.display_code}")
+    try:
+        await watcher.wait_for("Waiting for the host to start", "the watcher's lobby")
+        for _ in range(3):
+            host.add_bot()
+        host.start()
+        await watcher.wait_for(f"room {host.display_code}", "the game being watched")
+        before = watcher.text()
+        await asyncio.sleep(7.0)  # more than two idle limits, the game going on
+        assert not watcher.closed.is_set(), watcher.stderr
+        assert watcher.text() != before  # the game went on in front of it
+    finally:
+        await watcher.close()
+        await room.close()

@@ -96,8 +96,9 @@ async def test_an_address_gets_only_so_many_new_sessions_a_minute(open_table: Op
         await knock.wait_closed()
         lines.append(knock.stderr)
     assert all(b"needs a terminal" in line for line in lines[:2])
-    assert lines[2] == (b"tabletop-tui: too many new sessions from 127.0.0.1: at most 2 a "
-                        b"minute; wait a minute and try again\n")
+    assert lines[2] == (b"tabletop-tui: too many new sessions from this machine (its loopback "
+                        b"addresses 127.0.0.0/8 and ::1 count as one): at most 2 a minute; "
+                        b"wait a minute and try again\n")
 
 
 def test_the_rate_forgets_an_address_after_a_minute() -> None:
@@ -183,8 +184,7 @@ async def test_a_session_without_a_key_pressed_is_closed_with_a_line(
     # Three seconds, so a loaded machine still draws the menu before the session is closed.
     table = await open_table(idle_minutes=3 / 60)
     ada = await connect(table.port, "ada")
-    await ada.wait_for("Host a game", "the main menu")
-    await ada.wait_closed()
+    await ada.wait_closed()  # (with or without the menu painted first: the machine's pace)
     assert ada.status == 1
     assert ada.stderr.endswith(b"tabletop-tui: closed after 3 seconds without a key pressed; "
                                b"connect again to go on\r\n")
@@ -194,7 +194,7 @@ async def test_a_session_without_a_key_pressed_is_closed_with_a_line(
 
 
 async def test_a_login_that_never_asks_for_a_session_is_closed(open_table: OpenTable) -> None:
-    table = await open_table(login_timeout=0.5)
+    table = await open_table(grace=0.5)
     conn = await asyncssh.connect("127.0.0.1", table.port, username="idle", known_hosts=None,
                                   config=None, agent_path=None, client_keys=None,
                                   password="unused", preferred_auth="keyboard-interactive")

@@ -88,6 +88,7 @@ class JoinScreen(TableScreen[None]):
             self.show_error(tr("join.failed", message=str(exc)))
             return
         self.show_error(tr("join.joining"))
+        link.on_asking = lambda: self.show_error(tr("join.asking"))
         try:
             await link.connect()
         except JoinError as exc:

@@ -18,7 +18,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Select, Static, Switch
 
 from engines import get_engine
-from net.host.hosting import Room
+from net.host.hosting import Room, table_ssh
 from net.host.link import HostLink
 from net.peer.remote import RemoteLink
 from net.table import clocks
@@ -65,6 +65,13 @@ NetLobby .clock-note { height: auto; color: $text-muted; }
 """
 
 
+def join_command(code: str) -> str:
+    """What a friend runs to join: at an SSH table, the ssh command that reaches it (a player
+    there has no `tabletop-tui` of their own to run)."""
+    ssh = table_ssh()
+    return f"{ssh} join {code}" if ssh else f"tabletop-tui join {code}"
+
+
 class NetLobby(TableScreen[None]):
     """What both lobbies share: code, seats, spectators, chat. The line to chat on stays
     below the room, whatever the window's height, and F4 (the chat key at the table too)
@@ -98,7 +105,8 @@ class NetLobby(TableScreen[None]):
             yield Static(tr("netlobby.title", game=self.engine.title, code=self.code),
                          id="netlobby-title")
             yield Static(self.code, id="netlobby-code")
-            yield Static(tr("netlobby.code_hint", code=self.code), id="netlobby-hint")
+            yield Static(Content(tr("netlobby.code_hint", command=join_command(self.code))),
+                         id="netlobby-hint")
             yield Static(tr("netlobby.seats"), classes="netlobby-heading")
             yield Vertical(id="netlobby-seats")
             yield Static(id="netlobby-spectators")

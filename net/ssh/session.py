@@ -1,9 +1,17 @@
 """One SSH session: what it asked for (the menu, `join CODE` or `watch CODE`), the checks it
-must pass, then its child app on a pseudo-terminal (net.ssh.pty) until either side ends."""
+must pass, then its child app on a pseudo-terminal (net.ssh.pty) until either side ends.
+
+What the client types reaches the app as valid UTF-8 whatever it sent: a Latin-1 "ä", xterm's
+8-bit Alt or PuTTY set to the wrong character set would otherwise end the app (Textual decodes
+its input strictly). The decoding is incremental, so a character split across two packets
+survives, and a byte that is no UTF-8 becomes U+FFFD. How much it may type and how often its
+window size is passed on are kept in bounds by net.ssh.flood.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import codecs
 import logging
 import shlex
 import time
@@ -12,6 +20,7 @@ from typing import TYPE_CHECKING
 import asyncssh
 
 from net.ssh.access import Visitor
+from net.ssh.flood import InputBudget, Spaced
 from net.ssh.limits import counted
 from net.ssh.pty import TERMINAL_RESET, PtyChild
 from net.wire import codes
@@ -59,6 +68,10 @@ class TableSession(asyncssh.SSHServerSession[bytes]):
         self.last_input = time.monotonic()
         self._task: asyncio.Task[None] | None = None
         self._hanging_up: asyncio.Task[None] | None = None
+        self._utf8 = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        self._budget = InputBudget()
+        self._reading_again: asyncio.TimerHandle | None = None
+        self._resizes = Spaced(self._pass_size)
 
     # -- asyncssh callbacks --------------------------------------------------------------------
     def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:  # type: ignore[override]
@@ -91,12 +104,24 @@ class TableSession(asyncssh.SSHServerSession[bytes]):
 
     def data_received(self, data: bytes, datatype: object) -> None:
         self.last_input = time.monotonic()
-        if self.child is not None:
-            self.child.write(data)
+        wait = self._budget.spend(len(data))
+        if wait and self.chan is not None and self._reading_again is None:
+            self.chan.pause_reading()
+            self._reading_again = asyncio.get_running_loop().call_later(wait, self._read_again)
+        if self.child is not None and (text := self._utf8.decode(data)):
+            self.child.write(text.encode())
+
+    def _read_again(self) -> None:
+        self._reading_again = None
+        if self.chan is not None and not self.gone:
+            self.chan.resume_reading()
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int,
                               pixheight: int) -> None:
         self._set_size(width, height)
+        self._resizes.ask()
+
+    def _pass_size(self) -> None:
         if self.child is not None:
             self.child.resize(*self.size)
 
@@ -110,6 +135,9 @@ class TableSession(asyncssh.SSHServerSession[bytes]):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.gone = True
+        self._resizes.cancel()
+        if self._reading_again is not None:
+            self._reading_again.cancel()
         if self.child is not None:
             self._hanging_up = asyncio.get_running_loop().create_task(self.child.hang_up())
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from ssh_support import OpenTable, Player, code_on, connect
+from ssh_support import OpenTable, Player, box_at, code_on, connect
 
 from net.ssh.flood import INPUT_BURST, INPUT_RATE, RESIZE_EVERY
 from net.ssh.server import SshTable
@@ -133,7 +133,7 @@ async def test_window_sizes_are_passed_on_at_most_every_tenth_of_a_second(
         await ada.wait_for(lambda: sizes and sizes[-1] == (90, 28), "the last size passed on")
         took = time.monotonic() - start
         assert len(sizes) <= took / RESIZE_EVERY + 2, (len(sizes), took)
-        await ada.wait_for(lambda: ada.find("╔") == ((90 - BOX_WIDTH) // 2, ada.find("╔")[1]),
+        await ada.wait_for(lambda: box_at(ada) == (90 - BOX_WIDTH) // 2,
                            "the menu drawn at 90 columns")
     finally:
         await ada.close()

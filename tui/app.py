@@ -5,16 +5,24 @@ The CLI builds the app; `local_app` is the one that goes straight to a local tab
 this module, so the imports run one way: cli -> app -> screens -> widgets.
 A local game is a `HostSession` in this process behind a `LocalLink`, the same session a
 networked game runs, so the game screen has one code path for both.
+
+A crash is noted as `crash_report`, the traceback without the local variables Textual prints:
+at one's own terminal Textual's report is shown as ever, but in a session of an SSH table
+(net.ssh.inside) it would show a stranger the server's paths and whatever the variables held,
+so there Textual prints nothing and the CLI hands the report to the table's log.
 """
 
 from __future__ import annotations
 
+import io
 import os
+import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
 
+from rich.console import Console, RenderableType
 from textual.app import App
 from textual.binding import Binding
 from textual.screen import Screen
@@ -22,13 +30,14 @@ from textual.screen import Screen
 from engines import IllegalMove
 from net import records
 from net.players import identity
+from net.ssh import inside
 from net.table.clocks import ClockSetting
 from net.table.link import LocalLink
 from net.table.session import HostSession, SeatInfo
 from themes import DEFAULT_THEME, STYLESHEET, TABLE_DEFAULTS, THEME_NAMES, THEMES
 from tui import boards, i18n, prefs
 from tui.bindings import bindings_over
-from tui.i18n import tr
+from tui.i18n import register, tr
 from tui.screens.base import MAX_NAME, TableScreen
 from tui.screens.game import GameScreen
 from tui.screens.lobby import LobbyScreen, LocalGame, default_name
@@ -37,6 +46,8 @@ from tui.screens.overlays import ConfirmScreen
 
 # Seconds a bot waits before moving in local play, so people can follow what it did.
 BOT_DELAY = 0.6
+# Seconds the note to a player without an SSH key stays up.
+KEYLESS_NOTE = 20.0
 
 def default_language() -> str:
     """The saved choice, else German if the environment asks for it, else English."""
@@ -91,6 +102,9 @@ class TabletopApp(App[None]):
         self.opening = opening
         self.bot_delay = bot_delay
         self._bindings = bindings_over(self, self.key_bindings())
+        self.crash_report = ""  # the first crash's traceback (see the module's docstring)
+        if inside.crash_report() is not None:
+            self.error_console = Console(quiet=True)
 
     def key_bindings(self) -> list[Binding]:
         return [
@@ -107,6 +121,27 @@ class TabletopApp(App[None]):
             self.start_local(self.start)
         if self.opening is not None:
             self.push_screen(self.opening())
+        if inside.keyless():
+            self.notify(tr("ssh.keyless"), severity="warning", timeout=KEYLESS_NOTE)
+
+    # -- crashes -----------------------------------------------------------------------------
+    def _handle_exception(self, error: Exception) -> None:
+        """Where Textual takes every exception nothing else caught, and ends the app (its own
+        hook, not a public one: tests/net/test_net_tui.py sees that it still is)."""
+        if not self.crash_report:
+            self.crash_report = "".join(traceback.format_exception(error))
+        super()._handle_exception(error)
+
+    def panic(self, *renderables: RenderableType) -> None:
+        """Textual's driver panics when its input thread dies (on a byte that is no UTF-8,
+        say). That is a crash like any other: the app exits non-zero and a room it hosts stays
+        for resuming, where Textual alone would exit 0 and close the room for everyone."""
+        if not self.crash_report:
+            text = io.StringIO()
+            Console(file=text, width=100, color_system=None).print(*renderables)
+            self.crash_report = text.getvalue()
+        self.exit(return_code=1)
+        super().panic(*renderables)
 
     # -- local tables ------------------------------------------------------------------------
     def start_local(self, game: LocalGame, *, replace_current: bool = False) -> None:
@@ -136,6 +171,14 @@ class TabletopApp(App[None]):
         game = LocalGame(record.engine_id, session.seats, dict(session.options), None,
                          session.clocks.setting)
         self._open_local(session, game, False, humans=record.own_seats())
+
+    def resume_hosted(self, path: Path) -> None:
+        """Take up an unfinished game this player hosted (Past games), as `host --resume`
+        does: the room opens again under its code and its guests come back to their seats."""
+        from net.host.hosting import HostPlan
+        from tui.screens.host import HostScreen
+
+        self.push_screen(HostScreen(HostPlan(None, 0, resume=True, record=path), auto=True))
 
     def _open_local(self, session: HostSession, game: LocalGame, replace_current: bool,
                     humans: list[int] | None = None) -> None:
@@ -307,5 +350,20 @@ def local_app(
     start = local_game(game, humans, bots, level, seed, options, names, clock)
     return TabletopApp(lang=lang, theme=theme, start=start, bot_delay=bot_delay)
 
+
+register(
+    {
+        "en": {
+            "ssh.keyless": "No SSH key: anyone who types your name can be you (your seats, "
+                           "settings and unfinished games). Connect with a key to keep them "
+                           "yours.",
+        },
+        "de": {
+            "ssh.keyless": "Kein SSH-Schlüssel: Wer deinen Namen eintippt, kann du sein (deine "
+                           "Plätze, Einstellungen und offenen Spiele). Verbinde dich mit einem "
+                           "Schlüssel, damit sie deine bleiben.",
+        },
+    }
+)
 
 __all__ = ["TabletopApp", "check_theme", "local_app", "local_game"]

@@ -5,13 +5,18 @@ app for each command: screens never import this module or the app's."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
+import traceback
 from collections.abc import Sequence
+from types import TracebackType
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from engines import ENGINE_IDS, get_engine
 from net.discovery import DEFAULT_PORT, server_url
+from net.home import write_private
+from net.ssh import inside
 from net.ssh.limits import SshLimits
 from net.table import clocks
 from net.table.session import BOT_LEVELS
@@ -333,16 +338,43 @@ def _join_code(typed: str | None, retitle: bool) -> str:
 
 
 # What the terminal says after the app stopped on an error (Textual prints the error above).
-CRASHED = ("the app stopped on an error (above). Nothing is lost: an unfinished game you host "
-           "goes on with `tabletop-tui host --resume` (your guests wait for you), a local one "
-           "from the menu's Past games")
+CRASHED = ("the app stopped on an error (above). Nothing is lost: an unfinished game goes on with "
+           "r in the menu's Past games (one you host also with `tabletop-tui host --resume`; "
+           "your guests wait for you)")
+# ... and in a session of an SSH table, where the error goes to the table's log instead.
+SSH_CRASHED = ("the app stopped on an error, which the table has logged for its keeper. Nothing "
+               "is lost: an unfinished game goes on with r in the menu's Past games (one you host "
+               "also with `{resume}`; your guests wait for you)")
 
 
 def ended(app: TabletopApp) -> None:
     """After the app: exit non-zero, with a line saying how to go on, if it crashed."""
     if app.return_code:
-        print(f"tabletop-tui: {CRASHED}", file=sys.stderr, flush=True)
+        crashed(app.crash_report)
         raise SystemExit(app.return_code)
+
+
+def crashed(report: str) -> None:
+    """The line after a crash. In a session of an SSH table (net.ssh.inside) the traceback
+    `report` goes to the table's log rather than the player's screen."""
+    path = inside.crash_report()
+    if path is None:
+        print(f"tabletop-tui: {CRASHED}", file=sys.stderr, flush=True)
+        return
+    with contextlib.suppress(OSError):
+        write_private(path, report or "(no traceback)\n")
+    line = SSH_CRASHED.format(resume=inside.ssh_command("resume"))
+    print(f"tabletop-tui: {line}", file=sys.stderr, flush=True)
+
+
+def _uncaught(kind: type[BaseException], error: BaseException,
+              trace: TracebackType | None) -> None:
+    """sys.excepthook in a session of an SSH table: an error outside the app's screens (while
+    joining, say) is one line too."""
+    if issubclass(kind, KeyboardInterrupt):
+        sys.__excepthook__(kind, error, trace)
+        return
+    crashed("".join(traceback.format_exception(kind, error, trace)))
 
 
 def _run(app: TabletopApp) -> None:
@@ -413,6 +445,13 @@ def _host_app(args: argparse.Namespace, options: dict[str, Any]) -> None:
                     level=args.level or "strong", seed=args.seed, clock=args.clock,
                     out_of_time=args.out_of_time, public=args.public,
                     fill_after=args.bots_after)
+    if args.resume:  # nothing to take up is one line, not a form that cannot open
+        from net.host.hosting import resumable
+
+        try:
+            resumable()
+        except ValueError as exc:
+            fail(str(exc))
     auto = args.game is not None or args.resume
     app = TabletopApp(lang=args.lang, theme=args.theme,
                       opening=lambda: HostScreen(plan, auto=auto))
@@ -544,6 +583,8 @@ def _records(args: argparse.Namespace) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
+    if inside.crash_report() is not None:
+        sys.excepthook = _uncaught
     args = build_parser().parse_args(argv)
     command = args.command
     if command == "play":

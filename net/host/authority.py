@@ -48,9 +48,10 @@ from net.wire.frames import (
     MAX_NAME,
 )
 
-# What the peers read when the host's app crashes mid-game.
-CRASHED = ("the host crashed; it can resume the game (tabletop-tui host --resume): stay, or "
-           "join again with the same code later to get your seat back")
+# What the peers read when the host's app crashes mid-game. No command in it: how the host
+# resumes depends on where it plays (`host --resume`, Past games, `ssh ... resume`).
+CRASHED = ("the host's app crashed; the game is kept for the host to resume: stay, or join "
+           "again with the same code later to get your seat back")
 
 
 class NetHost:

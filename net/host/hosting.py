@@ -11,9 +11,11 @@ import os
 import signal
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from net import discovery
+from net.host import resume
 from net.host.authority import NetHost
 from net.records import store
 from net.relay.server import Relay
@@ -49,6 +51,7 @@ class HostPlan:
     lan: bool = False
     port: int = discovery.DEFAULT_PORT
     resume: bool = False
+    record: Path | None = None  # the record to resume (None: the game hosted last)
     host_name: str | None = None  # None: the host does not play (headless)
     level: str = "strong"
     seed: int | None = None
@@ -127,16 +130,32 @@ class Room:
             await self.relay.stop()
 
 
+def resumable(record: Path | None = None) -> Path:
+    """The record a resume takes up (`record`, else the game hosted last); ValueError if
+    there is none, it is over or unreadable, or its room is open on this machine right now
+    (hosted in another window or SSH session: two hosts would take the room from each other
+    and write one record at once)."""
+    path = record or store.last_record()
+    if path is None:
+        raise ValueError("there is no hosted game to resume")
+    try:
+        _, _, net = resume.load(path)
+    except OSError as exc:
+        raise ValueError(f"cannot read the record {path.name}: {exc.strerror or exc}") from None
+    code = f"{net.get('code') or ''}{net.get('join_secret') or ''}"
+    if code and discovery.lookup_local(code) is not None:
+        raise ValueError("this game's room is open right now: it is hosted in another window "
+                         "or session")
+    return path
+
+
 async def open_room(plan: HostPlan, say: Callable[[str], None] = log.warning) -> Room:
     """Start (or reuse) a relay and open the room, fresh or resumed from the last record.
     OSError if no relay can be reached, ValueError if there is nothing to resume."""
     relay, url = await start_relay(plan, say)
     try:
         if plan.resume:
-            path = store.last_record()
-            if path is None:
-                raise ValueError("there is no hosted game to resume")
-            host = NetHost.resume(path, url, bot_delay=plan.bot_delay)
+            host = NetHost.resume(resumable(plan.record), url, bot_delay=plan.bot_delay)
         else:
             assert plan.game is not None
             clock = clocks.preset(plan.game, plan.clock or "none", plan.seats,

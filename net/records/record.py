@@ -180,7 +180,7 @@ class Replay:
         if type(head.get("seed")) is not int:
             raise RecordError("the host reveals the deal only at the end of a networked game: "
                               "this unfinished game cannot be replayed here (its host can "
-                              "continue it with tabletop-tui host --resume)")
+                              "take it up again with r in Past games)")
         self.record = record
         self.engine: Engine = get_engine(record.engine_id)
         try:

@@ -1,17 +1,37 @@
-"""One SSH session: what it asked for (the menu, `join CODE` or `watch CODE`), the checks it
-must pass, then its child app on a pseudo-terminal (net.ssh.pty) until either side ends."""
+"""One SSH session: what it asked for (the menu, `join CODE`, `watch CODE` or `resume`), the
+checks it must pass, then its child app on a pseudo-terminal (net.ssh.pty) until either side
+ends.
+
+What the client types reaches the app as valid UTF-8 whatever it sent: a Latin-1 "ä", xterm's
+8-bit Alt or PuTTY set to the wrong character set would otherwise end the app (Textual decodes
+its input strictly). The decoding is incremental, so a character split across two packets
+survives, and a byte that is no UTF-8 becomes U+FFFD. How much it may type and how often its
+window size is passed on are kept in bounds by net.ssh.flood.
+
+The app learns the table's port, whether the player has a key, and where to put a crash's
+traceback from its environment (net.ssh.inside). A crash costs the player one line and a
+non-zero exit status. The traceback cannot travel on the app's stderr, which is its terminal
+(Textual draws there): the app writes it to a file in the player's own directory, which this
+session reads into the table's log (the server's stderr) and deletes once the app ended.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import codecs
+import contextlib
 import logging
+import secrets
 import shlex
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import asyncssh
 
+from net.ssh import inside
 from net.ssh.access import Visitor
+from net.ssh.flood import InputBudget, Spaced
 from net.ssh.limits import counted
 from net.ssh.pty import TERMINAL_RESET, PtyChild
 from net.wire import codes
@@ -21,8 +41,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("tabletop.sshd")
 
-COMMANDS = "no command for the menu, `join CODE` to take a seat, `watch CODE` to watch"
+COMMANDS = ("no command for the menu, `join CODE` to take a seat, `watch CODE` to watch, "
+            "`resume` to take up the game you hosted last")
 DEFAULT_TERM = "xterm-256color"
+# The most of a crashed app's traceback the log takes.
+MAX_REPORT = 64 * 1024
 
 
 def command_args(command: str) -> list[str]:
@@ -33,6 +56,8 @@ def command_args(command: str) -> list[str]:
         words = [command]
     if not words:
         return []
+    if words == ["resume"]:
+        return ["host", "--resume"]
     if words[0] in ("join", "watch") and len(words) == 2:
         try:
             code = codes.normalise_join(words[1])
@@ -61,6 +86,10 @@ class TableSession(asyncssh.SSHServerSession[bytes]):
         self.last_input = time.monotonic()
         self._task: asyncio.Task[None] | None = None
         self._hanging_up: asyncio.Task[None] | None = None
+        self._utf8 = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        self._budget = InputBudget()
+        self._reading_again: asyncio.TimerHandle | None = None
+        self._resizes = Spaced(self._pass_size)
 
     # -- asyncssh callbacks --------------------------------------------------------------------
     def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:  # type: ignore[override]
@@ -93,12 +122,24 @@ class TableSession(asyncssh.SSHServerSession[bytes]):
 
     def data_received(self, data: bytes, datatype: object) -> None:
         self.last_input = time.monotonic()
-        if self.child is not None:
-            self.child.write(data)
+        wait = self._budget.spend(len(data))
+        if wait and self.chan is not None and self._reading_again is None:
+            self.chan.pause_reading()
+            self._reading_again = asyncio.get_running_loop().call_later(wait, self._read_again)
+        if self.child is not None and (text := self._utf8.decode(data)):
+            self.child.write(text.encode())
+
+    def _read_again(self) -> None:
+        self._reading_again = None
+        if self.chan is not None and not self.gone:
+            self.chan.resume_reading()
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int,
                               pixheight: int) -> None:
         self._set_size(width, height)
+        self._resizes.ask()
+
+    def _pass_size(self) -> None:
         if self.child is not None:
             self.child.resize(*self.size)
 
@@ -112,6 +153,9 @@ class TableSession(asyncssh.SSHServerSession[bytes]):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.gone = True
+        self._resizes.cancel()
+        if self._reading_again is not None:
+            self._reading_again.cancel()
         if self.child is not None:
             self._hanging_up = asyncio.get_running_loop().create_task(self.child.hang_up())
 
@@ -136,7 +180,7 @@ class TableSession(asyncssh.SSHServerSession[bytes]):
                          f"(e.g. ssh -t -p {self.table.port} HOST join CODE)")
             return
         self.watching = "--watch" in args
-        why = self.table.admit(self)
+        why = self._name_taken() or self.table.admit(self)
         if why is not None:
             self._refuse(why)
             return
@@ -145,11 +189,28 @@ class TableSession(asyncssh.SSHServerSession[bytes]):
         finally:
             self.table.release(self)
 
+    def _name_taken(self) -> str | None:
+        """A player without a key is only a name, and their data directory (seat tokens,
+        hosted games) belongs to whoever types it: while a session of that name is at the
+        table, another would take its seat from it. Someone with a key proves who they are,
+        and may have several sessions (net.ssh.access)."""
+        visitor = self.visitor
+        if visitor.key is not None or not any(
+                s.visitor.key is None and s.visitor.identity == visitor.identity
+                for s in self.table.sessions):
+            return None
+        return (f"someone called {visitor.name!r} is at this table now without an SSH key, and "
+                "a name alone cannot tell you apart: connect with another name "
+                f"(ssh -t -p {self.table.port} OTHERNAME@HOST) or with a key; if that was you "
+                "and your connection dropped, try again in a minute or two")
+
     async def _play(self, args: list[str]) -> None:
         assert self.chan is not None
         env = self.table.child_env(self.visitor, self.term or DEFAULT_TERM,
                                    dict(self.chan.get_environment()),
                                    code=args[1] if args[:1] == ["join"] else None)
+        report = Path(env["TABLETOP_TUI_HOME"]) / f"crash-{secrets.token_hex(8)}.txt"
+        env.update(inside.env_for(self.table.port, self.visitor.key is None, report))
         try:
             self.child = await PtyChild.start(self.table.forks, self.table.child_argv(args), env,
                                               *self.size, sink=self._output)
@@ -165,12 +226,25 @@ class TableSession(asyncssh.SSHServerSession[bytes]):
             status = self.status = await self.child.wait()
         finally:
             idle.cancel()
+        self._log_crash(report, status)
         if self.gone:
             return
         if self.ending:  # the app was ended from here, so the terminal is put back here
             self._say(TERMINAL_RESET + self._line(self.ending))
             status = 1
         self.chan.exit(status & 0xFF)
+
+    def _log_crash(self, report: Path, status: int) -> None:
+        """The traceback a crashed app left (net.ssh.inside), into the table's log."""
+        try:
+            with report.open("rb") as handle:
+                text = handle.read(MAX_REPORT).decode(errors="replace")
+        except OSError:
+            return
+        with contextlib.suppress(OSError):
+            report.unlink()
+        log.error("ssh session from %s as %r: the app crashed (exit status %d)\n%s",
+                  self.visitor.addr, self.visitor.name, status, text.rstrip())
 
     def _output(self, data: bytes) -> None:
         if self.watching:  # the moves of a game being watched keep the watcher's session

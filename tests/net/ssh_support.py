@@ -166,3 +166,8 @@ def code_on(player: Player) -> str | None:
     found = re.search(r"join ([0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4})", player.text())
     return found.group(1) if found else None
 
+
+def box_at(player: Player) -> int | None:
+    """The column of the menu's title box (None while a redraw has not drawn it yet)."""
+    found = player.find("╔")
+    return None if found is None else found[0]

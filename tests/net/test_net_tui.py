@@ -214,7 +214,7 @@ async def test_a_hosting_app_that_crashes_leaves_a_room_that_resumes(
                 await until(pilot, lambda: game.latest is not None, "the first sync")
                 monkeypatch.setattr(NetGameScreen, "action_log", broken)
                 await pilot.press("f6")
-        assert app.return_code == 1
+        assert app.return_code == 1 and "RuntimeError: a bug in the table" in app.crash_report
         notice = await pia.wait_for(lambda m: m["type"] == "notice" and "crashed" in m["text"])
         assert "resume" in notice["text"]
         await pia.wait_for(lambda m: m["type"] == "connection" and m["state"] == "host_away")
@@ -233,6 +233,29 @@ async def test_a_hosting_app_that_crashes_leaves_a_room_that_resumes(
         await pia.link.close()
         if resumed is not None:
             await resumed.close()
+
+
+async def test_a_hosting_app_whose_input_thread_dies_keeps_its_room(relay: Relay) -> None:
+    """Textual's driver panics when its input thread dies (it did on a byte that is no UTF-8,
+    net.ssh.session): the app then exited 0 as if quit, and its room closed for everyone."""
+    plan = HostPlan("schoene", 3, server=relay.url, host_name="Hana", bot_delay=0.2)
+    app = TabletopApp(lang="en", opening=lambda: HostScreen(plan, auto=True))
+    pia = Player(RemoteLink("K7QX-9MPA-B3CD", "Pia", server=relay.url), play=False)
+    try:
+        async with app.run_test(size=(120, 60)) as pilot:
+            lobby = await open_host_lobby(pilot)
+            room = lobby.host.room
+            pia.link = RemoteLink(lobby.host.display_code, "Pia", server=relay.url)
+            pia.link.set_listener(pia.hear)
+            await pia.link.connect()
+            await until(pilot, lambda: lobby.host.seat_list()[1]["name"] == "Pia", "Pia")
+            app.call_later(app.panic, "the input thread died")
+            await until(pilot, lambda: not app.is_running, "the app's end")
+        assert app.return_code == 1 and "the input thread died" in app.crash_report
+        await pia.wait_for(lambda m: m["type"] == "connection" and m["state"] == "host_away")
+        assert not pia.link.closed.is_set() and relay.rooms.get(room) is not None
+    finally:
+        await pia.link.close()
 
 
 async def until_true(check: Any, what: str) -> None:

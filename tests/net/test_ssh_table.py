@@ -8,7 +8,7 @@ from pathlib import Path
 
 import asyncssh
 import pytest
-from ssh_support import OpenTable, connect
+from ssh_support import OpenTable, box_at, connect
 
 from net.relay.server import Relay
 from net.ssh import server
@@ -33,7 +33,7 @@ async def test_a_terminal_session_gets_the_menu_and_redraws_when_resized(
         # Colours follow the client's COLORTERM: 24-bit colours are sent.
         assert b"\x1b[38;2;" in ada.raw
         ada.resize(80, 24)
-        await ada.wait_for(lambda: ada.find("╔") == ((80 - BOX_WIDTH) // 2, ada.find("╔")[1]),
+        await ada.wait_for(lambda: box_at(ada) == (80 - BOX_WIDTH) // 2,
                            "the menu drawn at 80 columns")
         # Ctrl-Z does not stop the app: it still answers keys. The SSH user name is the
         # player's name in the host form.

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import threading
+
+import pytest
 from tui_helpers import game_screen, local_link, wait_for_board
 
+from engines import get_engine
 from tui.app import local_app
+from tui.boards import base
 from tui.boards.chez_geek.picker import move_words
 from tui.boards.zwergenamulett.faces import FACES, face_name
 
@@ -80,3 +85,66 @@ async def test_a_chez_geek_hint_names_the_move_as_the_move_picker_does() -> None
         lines = await hint_lines(pilot, app, before)
         final = [line for line in lines if "thinking" not in line and "Hint: " in line]
         assert final and any(w in final[0] for w in words), (final, words)
+
+
+def notes(app, before: int) -> list[str]:  # type: ignore[no-untyped-def]
+    return [str(text) for kind, text in game_screen(app).entries[before:] if kind == "note"]
+
+
+async def until_note(pilot, app, before: int, part: str, count: int = 1) -> list[str]:  # type: ignore[no-untyped-def]
+    for _ in range(300):
+        await pilot.pause(0.02)
+        if sum(part in line for line in notes(app, before)) >= count:
+            return notes(app, before)
+    raise AssertionError(f"no {count} × {part!r} among {notes(app, before)}")
+
+
+async def test_h_held_down_starts_one_search_and_the_next_only_after_a_rest(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each "h" once started a search in a thread of its own (and a thread cannot be stopped):
+    a player holding "h" down took a core, at an SSH table one per session. One search at a
+    time; the same position again is answered from its search; a new one waits HINT_REST."""
+    expert = get_engine("schoene").bots["expert"]
+    analyse = expert.analyse  # type: ignore[attr-defined]
+    release = threading.Event()
+    searched: list[int] = []
+
+    def slow(view, legal, rng):  # type: ignore[no-untyped-def]
+        searched.append(view["seat"])
+        release.wait(30)
+        return analyse(view, legal, rng)
+
+    monkeypatch.setattr(expert, "analyse", slow)
+    monkeypatch.setattr(base, "HINT_REST", 3600.0)
+    app = local_app("schoene", 1, 2, "strong", seed=3, options={"first": 0}, lang="en",
+                    bot_delay=0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        board = await wait_for_board(pilot)
+        before = len(game_screen(app).entries)
+        await pilot.press("h", "h", "h")
+        await until_note(pilot, app, before, "still thinking about the last one", 2)
+        assert searched == [0]
+        release.set()
+        lines = await until_note(pilot, app, before, "% to win")
+        (answer,) = [line for line in lines if "% to win" in line]
+
+        before = len(game_screen(app).entries)
+        await pilot.press("h")  # the same position: the same answer, no search
+        await until_note(pilot, app, before, answer)
+        assert searched == [0]
+
+        view = board.table.view
+        await pilot.press("t")  # a card taken: a new position, and still this seat's turn
+        for _ in range(200):
+            await pilot.pause(0.02)
+            if board.table.view != view and board.table.legal:
+                break
+        before = len(game_screen(app).entries)
+        await pilot.press("h")
+        await until_note(pilot, app, before, "one moment, then ask again")
+        assert searched == [0]
+        monkeypatch.setattr(base, "HINT_REST", 0.0)
+        await pilot.press("h")
+        await until_note(pilot, app, before, "% to win")
+        assert searched == [0, 0]

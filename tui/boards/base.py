@@ -30,8 +30,10 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, TypedDict
+from weakref import WeakKeyDictionary
 
 from textual import events
+from textual.app import App
 from textual.binding import Binding
 from textual.message import Message
 from textual.widget import Widget
@@ -65,6 +67,43 @@ CONFIRM_SECONDS = 3.0
 # The key that asks the expert bot for a hint, in every game. It wins over a board's own use
 # of the letter (some boards bind "h" as a vim-style alias of ←, which keeps working).
 HINT_KEY = "h"
+# Seconds after a hint's search before another may start. A search takes a core for most of a
+# second: one player holding "h" down (over SSH, many to a machine) must not take a core each.
+HINT_REST = 2.0
+
+
+class HintDesk:
+    """The hint searches of one app (one terminal, or one SSH session): one at a time, none
+    within HINT_REST of the last, and a position asked about again answered from its search
+    (which would only find the same: its randomness is seeded by the position). Kept per app,
+    not per board, as a board made afresh must not start a search beside a running one (a
+    worker's thread cannot be stopped, only forgotten)."""
+
+    def __init__(self) -> None:
+        self.busy = False
+        self.done_at = -HINT_REST
+        self.answer: tuple[Table, str, Move | None] | None = None  # the last: for, text, move
+
+    def answered(self, table: Table) -> tuple[str, Move | None] | None:
+        last = self.answer
+        if last is None or (last[0].view, last[0].legal) != (table.view, table.legal):
+            return None
+        return last[1], last[2]
+
+    def refusal(self) -> str | None:
+        """Why no search may start now (an i18n key), or None."""
+        if self.busy:
+            return "board.hint_busy"
+        if time.monotonic() - self.done_at < HINT_REST:
+            return "board.hint_rest"
+        return None
+
+
+_DESKS: WeakKeyDictionary[App[Any], HintDesk] = WeakKeyDictionary()
+
+
+def hint_desk(app: App[Any]) -> HintDesk:
+    return _DESKS.setdefault(app, HintDesk())
 
 
 def _without_hint_key(binding: Binding) -> Binding:
@@ -358,16 +397,31 @@ class GameBoard(Widget, can_focus=True):
 
     def action_hint(self) -> None:
         """Ask the expert what it would play from this seat, in a worker thread: the search
-        takes about a second and must not stop the table."""
+        takes about a second and must not stop the table. How often is the HintDesk's say."""
         table = self.table
         if table.seat is None or not table.hints or not table.legal:
             return
+        desk = hint_desk(self.app)
+        if (answered := desk.answered(table)) is not None:
+            self.post_message(self.Hint(*answered))
+            return
+        if (why := desk.refusal()) is not None:
+            self.post_message(self.Hint(tr(why)))
+            return
+        desk.busy = True
         self.post_message(self.Hint(tr("board.hint_thinking")))
         self.run_worker(
-            lambda: self._think(table), thread=True, exclusive=True, group="hint"
+            lambda: self._think_once(desk, table), thread=True, exclusive=True, group="hint"
         )
 
-    def _think(self, table: Table) -> None:
+    def _think_once(self, desk: HintDesk, table: Table) -> None:
+        try:
+            self._think(desk, table)
+        finally:
+            desk.done_at = time.monotonic()
+            desk.busy = False
+
+    def _think(self, desk: HintDesk, table: Table) -> None:
         """The hint line for `table` (runs in a worker thread; posting a message is safe from
         there). Only the view and the legal moves go in: the expert never sees more."""
         eng = get_engine(table.view["game"])
@@ -380,6 +434,7 @@ class GameBoard(Widget, can_focus=True):
             move = (analysis.best.move if analysis is not None
                     else eng.bots["strong"].decide(table.view, table.legal, rng))
             text = tr("board.hint_plain", move=self.describe_move(move))
+            desk.answer = (table, text, move)
             self.post_message(self.Hint(text, move))
             return
         best, *rest = analysis.choices
@@ -390,6 +445,7 @@ class GameBoard(Widget, can_focus=True):
                 move=self.describe_move(rest[0].move),
                 win=round(rest[0].win * 100),
             )
+        desk.answer = (table, text, best.move)
         self.post_message(self.Hint(text, best.move))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -416,6 +472,8 @@ register(
             "board.hint_next": ", next best {move}: {win}%",
             "board.hint_plain": "Hint: {move}",
             "board.hint_pass": "let it pass",
+            "board.hint_busy": "Hint: still thinking about the last one",
+            "board.hint_rest": "Hint: one moment, then ask again",
         },
         "de": {
             "board.hint": "Tipp",
@@ -424,6 +482,8 @@ register(
             "board.hint_next": ", danach {move}: {win} %",
             "board.hint_plain": "Tipp: {move}",
             "board.hint_pass": "durchlassen",
+            "board.hint_busy": "Tipp: denke noch über den letzten nach",
+            "board.hint_rest": "Tipp: einen Moment, dann frag noch einmal",
         },
     }
 )

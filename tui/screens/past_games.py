@@ -1,6 +1,8 @@
 """Past games: every record in the data directory, newest first, filtered by game. Enter opens
-one in the replay; `r` takes an unfinished local game up again. A damaged record is listed
-too, so a player learns why it will not open rather than missing a game."""
+one in the replay; `r` takes an unfinished game up again, a local one at this terminal and a
+hosted one by opening its room again (as `host --resume` does, which a player at an SSH table
+has no shell to run). A damaged record is listed too, so a player learns why it will not open
+rather than missing a game."""
 
 from __future__ import annotations
 
@@ -136,8 +138,11 @@ class PastGamesScreen(TableScreen[None]):
     def action_resume(self) -> None:
         entry = self._picked()
         record = entry.record if entry else None
-        if record is None or record.over or record.kind != "local":
+        if record is None or record.over or record.kind not in ("local", "host"):
             self.notify(tr("past.cannot_resume"), severity="warning")
+            return
+        if record.kind == "host":
+            self.app.resume_hosted(record.path)  # type: ignore[attr-defined]
             return
         try:
             self.app.resume_local(record.path)  # type: ignore[attr-defined]
@@ -165,8 +170,9 @@ register(
             "past.empty": "No games yet: every game you play is kept here.",
             "past.key.open": "Open",
             "past.key.resume": "Resume",
-            "past.cannot_resume": "Only an unfinished local game can be resumed here "
-                                  "(a hosted one: tabletop-tui host --resume)",
+            "past.cannot_resume": "Only an unfinished game played or hosted here can be "
+                                  "resumed (one you joined: join its room again with its "
+                                  "code)",
         },
         "de": {
             "past.all_games": "Alle Spiele",
@@ -179,8 +185,9 @@ register(
             "past.empty": "Noch keine Spiele: jedes Spiel wird hier aufgehoben.",
             "past.key.open": "Öffnen",
             "past.key.resume": "Fortsetzen",
-            "past.cannot_resume": "Nur ein lokales, nicht beendetes Spiel lässt sich hier "
-                                  "fortsetzen (ein eröffnetes: tabletop-tui host --resume)",
+            "past.cannot_resume": "Nur ein nicht beendetes Spiel, das hier gespielt oder "
+                                  "eröffnet wurde, lässt sich fortsetzen (eines, dem du "
+                                  "beigetreten bist: tritt dem Raum mit seinem Code wieder bei)",
         },
     }
 )

@@ -3,7 +3,7 @@ told so, and a name typed by someone else never takes the seat of its connected 
 
 from __future__ import annotations
 
-from pathlib import Path
+from typing import Any
 
 import asyncssh
 from ssh_support import OpenTable, Player, connect
@@ -15,11 +15,18 @@ from net.ssh import inside
 from net.ssh.server import SshTable
 
 
-def child_env(table: SshTable, keyed: bool) -> list[bytes]:
-    """The environment of the app of the one session with (or without) a key."""
-    (session,) = [s for s in table.sessions if (s.visitor.key is not None) == keyed]
-    assert session.child is not None
-    return Path(f"/proc/{session.child.pid}/environ").read_bytes().split(b"\0")
+def handed_envs(table: SshTable) -> list[dict[str, str]]:
+    """The environments the table hands its sessions' apps, in order (a forked app's
+    /proc/PID/environ is its fork server's, so they are read where they are handed over)."""
+    handed: list[dict[str, str]] = []
+    spawn = table.forks.spawn
+
+    async def spawn_and_note(argv: list[str], env: dict[str, str], *rest: Any) -> Any:
+        handed.append(dict(env))
+        return await spawn(argv, env, *rest)
+
+    table.forks.spawn = spawn_and_note  # type: ignore[method-assign]
+    return handed
 
 
 async def test_a_name_without_a_key_never_takes_the_seat_of_its_connected_owner(
@@ -28,6 +35,7 @@ async def test_a_name_without_a_key_never_takes_the_seat_of_its_connected_owner(
     """Once, a tablemate connecting as "ada" without a key got Ada's data directory, joined
     with her seat's token and sent her out of her own seat."""
     table = await open_table()
+    envs = handed_envs(table)
     room = await open_room(HostPlan("schoene", 3, server=relay.url))
     host = room.host
     code = host.display_code
@@ -52,15 +60,14 @@ async def test_a_name_without_a_key_never_takes_the_seat_of_its_connected_owner(
                     in mallory.stderr)
             assert f"-p {table.port} OTHERNAME@HOST".encode() in mallory.stderr
         assert host.seat_list()[0]["connected"] and not ada.closed.is_set()
-        assert f"{inside.KEYLESS_ENV}=1".encode() in child_env(table, keyed=False)
+        assert [env.get(inside.KEYLESS_ENV) for env in envs] == ["1"]
 
         # With a key, the same name is someone else, with a directory of their own: let in,
         # and not told that a name is all they are.
         keyed = await connect(table.port, "ada", key=asyncssh.generate_private_key("ssh-ed25519"))
         players.append(keyed)
         await keyed.wait_for("Host a game", "the menu of the ada with a key")
-        assert not any(entry.startswith(inside.KEYLESS_ENV.encode())
-                       for entry in child_env(table, keyed=True))
+        assert [env.get(inside.KEYLESS_ENV) for env in envs] == ["1", None]
     finally:
         for player in players:
             await player.close()

@@ -125,6 +125,7 @@ class RemoteLink(TableLink):
         self.dealt: dict[str, Any] | None = None  # the start frame of the game (None: unseen)
         self.doubt: fairness.Verdict | None = None  # the first failed check before the end
         self.record_path: Path | None = None  # where this peer kept the finished game (net.records)
+        self.revealed: dict[str, Any] | None = None  # the finished game's record, from the reveal
         self._ws: ClientConnection | None = None  # the connection in use, once joined
         self._reader: asyncio.Task[None] | None = None
         self._echoes: deque[asyncio.Future[Any]] = deque()
@@ -323,7 +324,7 @@ class RemoteLink(TableLink):
         result and seed check are done with; the next game starts from the lobby again."""
         self.table, self.result, self.contribution = None, None, None
         self.commitment, self.asked, self.dealt, self.doubt = None, None, None, None
-        self.record_path = None
+        self.record_path, self.revealed = None, None
         self.seen.clear()
         self.event_log.clear()
         for line in self.chat:  # said before the next game: its lobby chat (see NetHost.chat)
@@ -403,11 +404,16 @@ class RemoteLink(TableLink):
             self.result = {**result, "verified": verdict.ok, "verify_note": verdict.reason,
                            "verify_code": verdict.code, "verify_args": verdict.args,
                            "fixed_seed": bool(reveal and reveal.get("fixed"))}
+            record = reveal.get("record") if reveal else None
+            self.revealed = record if isinstance(record, dict) else None
             if reveal and self.remember:  # this peer's own record of the game (Past games)
                 self.record_path = records.save_peer(reveal, self.seat, self.room,
                                                      (verdict.ok, verdict.reason),
                                                      self.record_path)
         return self.result
+
+    def finished_record(self) -> dict[str, Any] | None:
+        return self.revealed
 
     # -- sending ---------------------------------------------------------------------------------
     async def _send(self, t: str, **fields: Any) -> bool:

@@ -11,7 +11,10 @@ import random
 from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Hashable, Sequence
-from typing import Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+
+if TYPE_CHECKING:
+    from engines.stats import Played, Stat
 
 Move = dict[str, Any]
 View = dict[str, Any]
@@ -96,6 +99,12 @@ class Engine(ABC):
         listing every seat that may interrupt. Engines answer it from their state; this
         fallback builds a spectator's view."""
         return self.view(state, None)["turn"]
+
+    # -- after the game ----------------------------------------------------------------------
+    def statistics(self, game: Played) -> list[list[Stat]]:
+        """Each seat's end-of-game statistics (see engines.stats), read from a finished game's
+        public events and views only. A game that counts nothing gives every seat none."""
+        return [[] for _ in range(game.seats)]
 
     # -- shared helpers ----------------------------------------------------------------------
     def check_players(self, num_players: int) -> None:

@@ -167,6 +167,14 @@ register(
             "results.won.you": "You won the game!",
             "results.won.many": "{names} share the win!",
             "results.verified": "✔ Shuffles verified: the host's seed replays to this game.",
+            "results.key.stats": "Statistics",
+            "results.key.standings": "Standings",
+            "stats.title": "Statistics",
+            "stats.key": "Statistics",
+            "stats.of": "Statistics: {game}",
+            "stats.not_over": "Only a finished game has statistics: this one's secrets are "
+                              "still secret",
+            "stats.none": "This game's record does not replay, so it has no statistics",
             "help.none": "No rules have been written for {game} yet.",
             "settings.title": "Settings",
             "settings.theme": "Theme",
@@ -286,6 +294,15 @@ register(
             "results.verified": (
                 "✔ Mischen geprüft: der Startwert des Gastgebers ergibt dieses Spiel."
             ),
+            "results.key.stats": "Statistik",
+            "results.key.standings": "Rangfolge",
+            "stats.title": "Statistik",
+            "stats.key": "Statistik",
+            "stats.of": "Statistik: {game}",
+            "stats.not_over": "Statistik gibt es nur für beendete Spiele: hier ist noch "
+                              "geheim, was geheim ist",
+            "stats.none": "Diese Aufzeichnung lässt sich nicht nachspielen, also gibt es keine "
+                          "Statistik",
             "help.none": "Für {game} sind noch keine Regeln geschrieben.",
             "settings.title": "Einstellungen",
             "settings.theme": "Farben",

@@ -69,9 +69,10 @@ from engines.base import (
     check_viewer,
     move_type,
 )
-from engines.chez_geek import effects, rebuild, rules
+from engines.chez_geek import effects, rebuild, rules, stats
 from engines.chez_geek.deck import CARDS, DECK, JOBS
 from engines.chez_geek.rules import CState
+from engines.stats import Played, Stat
 
 PASS: Move = {"type": "pass"}
 ONLY_PASS = [PASS]  # the commonest list of legal moves: a window with nothing to answer it
@@ -651,6 +652,9 @@ class ChezGeekEngine(Engine):
 
     def events(self, before: Any, seat: int, move: Move, after: Any) -> list[dict[str, Any]]:
         return [dict(e) for e in after.ev]
+
+    def statistics(self, game: Played) -> list[list[Stat]]:
+        return stats.statistics(game)
 
     def determinize(self, state: Any, seat: int, rng: random.Random) -> Any:
         """Other hands and the draw pile are re-dealt among themselves (sizes kept), the

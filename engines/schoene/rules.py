@@ -22,9 +22,11 @@ from engines.base import (
     check_viewer,
     unseen,
 )
+from engines.schoene import stats
 from engines.schoene.bots import StrongBot
 from engines.schoene.cards import CARD_IDS, PLAYED, STARTING_CHIPS, card_points, runs
 from engines.search import ExpertBot
+from engines.stats import Played, Stat
 
 # -- rulings: where the printed rules are silent, and how we decided ---------------------------
 # A random seat starts (options["first"] fixes it for tests).
@@ -357,6 +359,9 @@ class SchoeneEngine(Engine):
             most = max(state.chips[s] for s in winners)
             winners = [s for s in winners if state.chips[s] == most]
         return {"scores": scores, "winners": winners, "players": players}
+
+    def statistics(self, game: Played) -> list[list[Stat]]:
+        return stats.statistics(game)
 
     # -- hidden information ------------------------------------------------------------------
     def determinize(self, state: State, seat: int, rng: random.Random) -> State:

@@ -58,7 +58,7 @@ from engines.base import (
     move_type,
     unseen,
 )
-from engines.schoko import geometry
+from engines.schoko import geometry, stats
 from engines.schoko.geometry import Layout, Placement, coords
 from engines.schoko.rules import (
     HAND_SIZE,
@@ -77,6 +77,7 @@ from engines.schoko.tiles import (
     VARIANTS,
     sort_tiles,
 )
+from engines.stats import Played, Stat
 
 PLAYERS = 2
 
@@ -457,6 +458,9 @@ class SchokoEngine(OneSeatAtATime):
             else:
                 out.append({"kind": "game_over", "winners": list(e[1]), "scores": list(e[2])})
         return out
+
+    def statistics(self, game: Played) -> list[list[Stat]]:
+        return stats.statistics(game)
 
     def determinize(self, state: Any, seat: int, rng: random.Random) -> Any:
         """The other hand and the pile re-dealt among themselves, sizes kept."""

@@ -60,7 +60,7 @@ from engines.base import (
     unseen,
 )
 from engines.search import gainers
-from engines.skipbo_breakers import sets
+from engines.skipbo_breakers import sets, stats
 from engines.skipbo_breakers.rules import (
     ALONE_ENDS_AT_ONCE,
     BREAKER,
@@ -87,6 +87,7 @@ from engines.skipbo_breakers.rules import (
     why_not,
 )
 from engines.skipbo_breakers.sets import Play
+from engines.stats import Played, Stat
 
 MAX_POINTS_TO_WIN = 1000
 _PASS_ENTRY: dict[str, Any] = dict.fromkeys(("tiles", "values", "set", "rank"), None)
@@ -564,6 +565,9 @@ class SkipBoBreakersEngine(OneSeatAtATime):
             else:
                 out.append({"kind": "hand_start", "hand": e[1], "leader": e[2]})
         return out
+
+    def statistics(self, game: Played) -> list[list[Stat]]:
+        return stats.statistics(game)
 
     # -- hidden information ------------------------------------------------------------------
     def determinize(self, state: Any, seat: int, rng: random.Random) -> Any:

@@ -88,6 +88,8 @@ from engines.base import (
     unseen,
 )
 from engines.search import gainers
+from engines.stats import Played, Stat
+from engines.zwergenamulett import stats
 
 # -- components (ruling: composition) --------------------------------------------------------
 # (id, points, dwarves, copies). The table's order is the display order of a hand.
@@ -687,6 +689,9 @@ class ZwergenamulettEngine(Engine):
             else:
                 out.append({"kind": "round_start", "round": e[1], "leader": e[2]})
         return out
+
+    def statistics(self, game: Played) -> list[list[Stat]]:
+        return stats.statistics(game)
 
     def determinize(self, state: Any, seat: int, rng: random.Random) -> Any:
         """Other hands and the unseen rest are re-dealt among themselves, sizes kept. Won piles

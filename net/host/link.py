@@ -3,6 +3,8 @@ game screen as a peer's, without the network in between."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from engines.base import Move
 from net.host.authority import NetHost
 from net.table.link import TableLink
@@ -33,6 +35,10 @@ class HostLink(TableLink):
 
     async def extend(self, seat: int, state_no: int) -> None:
         self.host.local_extend(seat, state_no)
+
+    def finished_record(self) -> dict[str, Any] | None:
+        session = self.host.session
+        return session.record() if session is not None and session.over else None
 
     async def close(self, crashed: bool = False) -> None:
         self.host.remove_listener(self.emit)

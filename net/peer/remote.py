@@ -120,6 +120,7 @@ class RemoteLink(TableLink):
         self.pipe: Pipe | None = None  # the latest connection's frames, once it is made
         self.deal = DealCheck(self.emit)  # the fair deal and who sits in it, as checked here
         self.record_path: Path | None = None  # where this peer kept the finished game (net.records)
+        self.revealed: dict[str, Any] | None = None  # the finished game's record, from the reveal
         self._ws: ClientConnection | None = None  # the connection in use, once joined
         self._reader: asyncio.Task[None] | None = None
         self._echoes: deque[asyncio.Future[Any]] = deque()
@@ -297,7 +298,7 @@ class RemoteLink(TableLink):
         result and seed check are done with; the next game starts from the lobby again."""
         self.table, self.result = None, None
         self.deal.reset()
-        self.record_path = None
+        self.record_path, self.revealed = None, None
         self.seen.clear()
         self.event_log.clear()
         for line in self.chat:  # said before the next game: its lobby chat (see NetHost.chat)
@@ -324,11 +325,16 @@ class RemoteLink(TableLink):
             self.result = {**result, "verified": verdict.ok, "verify_note": verdict.reason,
                            "verify_code": verdict.code, "verify_args": verdict.args,
                            "fixed_seed": bool(reveal and reveal.get("fixed"))}
+            record = reveal.get("record") if reveal else None
+            self.revealed = record if isinstance(record, dict) else None
             if reveal and self.remember:  # this peer's own record of the game (Past games)
                 self.record_path = records.save_peer(reveal, self.seat, self.room,
                                                      (verdict.ok, verdict.reason),
                                                      self.record_path)
         return self.result
+
+    def finished_record(self) -> dict[str, Any] | None:
+        return self.revealed
 
     # -- sending ---------------------------------------------------------------------------------
     async def _send(self, t: str, **fields: Any) -> bool:

@@ -77,6 +77,11 @@ class TableLink(ABC):
         """`seat` asks for its one extension of the game ("let me think", net.table.clocks),
         made on state `state_no`: its clock gets more time, and everyone sees it."""
 
+    def finished_record(self) -> dict[str, Any] | None:
+        """The whole game (engine, options, seed, players, moves: `HostSession.record`) once it
+        is over and this terminal knows it, for its statistics; None before the end."""
+        return None
+
 
 def table_message(
     session: HostSession, seat: int | None, kind: str, events: list[dict[str, Any]] | None = None
@@ -103,6 +108,9 @@ class LocalLink(TableLink):
         self.bot_delay = bot_delay
         self._bots: asyncio.Task[None] | None = None
         windows.seat_keyboard(session, self.seats)
+
+    def finished_record(self) -> dict[str, Any] | None:
+        return self.session.record() if self.session.over else None
 
     def _watchers(self) -> list[int | None]:
         return list(self.seats) if self.seats else [None]

@@ -216,6 +216,14 @@ def describe(event: dict[str, Any], names: list[str], lang: str) -> str:
 register(
     {
         "en": {
+            "stats.schoene.cards_taken": "Cards taken",
+            "stats.schoene.longest_run": "Longest run",
+            "stats.schoene.chips_left": "Chips left",
+            "stats.schoene.chips_paid": "Chips paid",
+            "stats.schoene.chips_won": "Chips taken",
+            "stats.schoene.biggest_haul": "Most chips on a card",
+            "stats.schoene.card_points": "Card points",
+            "stats.schoene.pigs_taken": "Pigs taken",
             "option.schoene.lucky_pig": "Glücksschwein expansion (lucky pigs)",
             "schoene.key.take": "Take",
             "schoene.key.pay": "Pay a chip",
@@ -265,6 +273,14 @@ register(
             ),
         },
         "de": {
+            "stats.schoene.cards_taken": "Karten genommen",
+            "stats.schoene.longest_run": "Längste Reihe",
+            "stats.schoene.chips_left": "Chips übrig",
+            "stats.schoene.chips_paid": "Chips gezahlt",
+            "stats.schoene.chips_won": "Chips kassiert",
+            "stats.schoene.biggest_haul": "Meiste Chips je Karte",
+            "stats.schoene.card_points": "Kartenpunkte",
+            "stats.schoene.pigs_taken": "Schweine genommen",
             "option.schoene.lucky_pig": "Erweiterung Glücksschwein",
             "schoene.key.take": "Nehmen",
             "schoene.key.pay": "Chip zahlen",

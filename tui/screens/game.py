@@ -19,6 +19,7 @@ from textual.message import Message
 from textual.widgets import Footer, Static
 
 from engines import get_engine
+from net import records
 from net.table.link import TableLink
 from net.wire import codes
 from tui import boards, prefs
@@ -416,8 +417,10 @@ class GameScreen(TableScreen[None]):
         self._results_open = True
         table = self.latest
         assert table is not None and self.result is not None
+        stats = records.stats_of_game(self.link.finished_record(), self.result)
         screen = ResultsScreen(
-            self.engine_id, self.result, table.names, can_rematch=self.rematch is not None
+            self.engine_id, self.result, table.names, can_rematch=self.rematch is not None,
+            stats=stats,
         )
         self.app.push_screen(screen, self._after_results)
 

@@ -1,8 +1,8 @@
 """Past games: every record in the data directory, newest first, filtered by game. Enter opens
-one in the replay; `r` takes an unfinished game up again, a local one at this terminal and a
-hosted one by opening its room again (as `host --resume` does, which a player at an SSH table
-has no shell to run). A damaged record is listed too, so a player learns why it will not open
-rather than missing a game."""
+one in the replay; `t` shows a finished game's statistics; `r` takes an unfinished game up
+again, a local one at this terminal and a hosted one by opening its room again (as `host
+--resume` does, which a player at an SSH table has no shell to run). A damaged record is listed
+too, so a player learns why it will not open rather than missing a game."""
 
 from __future__ import annotations
 
@@ -60,6 +60,7 @@ class PastGamesScreen(TableScreen[None]):
     """
     KEYS: ClassVar[tuple[KeySpec, ...]] = (
         ("enter", "open", "past.key.open", True),  # the list takes Enter first; this labels it
+        ("t", "stats", "stats.key", True),
         ("r", "resume", "past.key.resume", True),
         ("escape", "back", "key.back", True),
     )
@@ -78,7 +79,7 @@ class PastGamesScreen(TableScreen[None]):
             yield Select(choices, value=self.game, allow_blank=False, id="past-filter")
             yield OptionList(id="past-list")
             yield Static(id="past-empty")
-        yield Footer()
+        yield Footer(compact=True)  # room for every key at 80 columns, in German too
 
     def on_mount(self) -> None:
         self._fill()
@@ -134,6 +135,22 @@ class PastGamesScreen(TableScreen[None]):
             self.notify(str(exc), severity="error", markup=False)
             return
         self.app.push_screen(ReplayScreen(replay))
+
+    def action_stats(self) -> None:
+        """The highlighted game's statistics, or why it has none."""
+        entry = self._picked()
+        if entry is None:
+            return
+        if entry.record is None:
+            self.notify(entry.error or "", severity="error", markup=False)
+            return
+        from tui.screens.stats import stats_overlay
+
+        found = stats_overlay(entry.record)
+        if isinstance(found, str):
+            self.notify(found, severity="warning", markup=False)
+        else:
+            self.app.push_screen(found)
 
     def action_resume(self) -> None:
         entry = self._picked()

@@ -27,6 +27,7 @@ from tui.i18n import language, register, tr
 from tui.screens.base import KeySpec, TableScreen
 from tui.screens.game import TOPBAR_PADDING
 from tui.screens.overlays import LogOverlay
+from tui.screens.stats import stats_overlay
 from tui.widgets import EventLog
 from tui.widgets.actions import ActionBar
 from tui.widgets.summary import never_offer
@@ -62,6 +63,9 @@ class ReplayScreen(TableScreen[None]):
         ("v", "viewer", "replay.key.viewer", True),
         ("o", "all_open", "replay.key.open", True),
         ("x", "export", "replay.key.export", True),
+        # Not in the footer, which has no room left at 80 columns: the top bar offers it at the
+        # end of a finished game.
+        ("t", "stats", "stats.key", False),
         ("f6", "log", "game.key.log", False),
         ("escape", "leave", "key.back", True),
         # As at a table: these still work, but the footer keeps its room for the timeline's
@@ -226,6 +230,10 @@ class ReplayScreen(TableScreen[None]):
             tr("replay.move", n=self.step_no, total=self.last),
             self._viewer_label(),
         ]
+        droppable = [0]
+        if self.record.over and self.step_no == self.last:
+            droppable.append(len(parts))
+            parts.append(tr("replay.stats_hint"))
         if self._timer is not None:
             parts.append(tr("replay.playing", speed=self._speed_label()))
         if not self.record.over:
@@ -233,7 +241,7 @@ class ReplayScreen(TableScreen[None]):
         log = self.query_one("#log", EventLog)
         if self.has_class("-narrow") and log.texts and self.step_no:
             parts.append(log.texts[-1])
-        line = fit_parts(parts, self.size.width - TOPBAR_PADDING, droppable=[0])
+        line = fit_parts(parts, self.size.width - TOPBAR_PADDING, droppable=droppable)
         self.query_one("#topbar", Static).update(Content(line))
 
     def _speed_label(self) -> str:
@@ -317,6 +325,15 @@ class ReplayScreen(TableScreen[None]):
             return
         self.notify(tr("replay.exported", path=str(target)), markup=False, timeout=8)
 
+    def action_stats(self) -> None:
+        """The game's statistics over the replay (a finished game's only)."""
+        self._stop()
+        found = stats_overlay(self.record, self.replay)
+        if isinstance(found, str):
+            self.notify(found, severity="warning", markup=False)
+        else:
+            self.app.push_screen(found)
+
     def action_log(self) -> None:
         self.app.push_screen(LogOverlay(list(self.query_one("#log", EventLog).texts),
                                         tr("game.log")))
@@ -350,6 +367,7 @@ register(
             "replay.speed": "Playback: {speed} moves a second",
             "replay.unfinished": "unfinished",
             "replay.scores": "Scores",
+            "replay.stats_hint": "t: statistics",
             "replay.not_over": "The game is not over: only your own cards can be shown",
             "replay.exported": "Exported to {path}: open it with `tabletop-tui replay FILE`",
             "replay.export_failed": "Could not export: {error}",
@@ -376,6 +394,7 @@ register(
             "replay.speed": "Wiedergabe: {speed} Züge pro Sekunde",
             "replay.unfinished": "nicht beendet",
             "replay.scores": "Punkte",
+            "replay.stats_hint": "t: Statistik",
             "replay.not_over": "Das Spiel ist nicht vorbei: nur deine eigenen Karten sind zu sehen",
             "replay.exported": "Exportiert nach {path}: öffnen mit `tabletop-tui replay DATEI`",
             "replay.export_failed": "Export fehlgeschlagen: {error}",

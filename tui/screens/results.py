@@ -1,21 +1,26 @@
 """The end of a game: everybody's holdings and score, best first, winners marked, the table
-as it ended where the game lies on the table, and the way on (a rematch with the same seats
-and options, or the menu)."""
+as it ended where the game lies on the table, the game's statistics (`t` shows them alone
+where the window has no room for both), and the way on (a rematch with the same seats and
+options, or the menu)."""
 
 from __future__ import annotations
 
 from typing import Any, ClassVar
 
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Button, Footer, Static
 
+from engines.stats import Stat
 from tui import boards
+from tui.bindings import bindings_over
 from tui.boards.base import GameBoard
 from tui.i18n import tr, you_key
 from tui.screens.base import KeySpec, TableScreen
 from tui.screens.verdict import verify_line
+from tui.widgets.stats import StatsTable
 
 
 def ranking(board: type[GameBoard], result: dict[str, Any]) -> list[int]:
@@ -34,17 +39,35 @@ class ResultsScreen(TableScreen[str]):
 
     KEYS: ClassVar[tuple[KeySpec, ...]] = (
         ("r", "rematch", "results.rematch", True),
+        ("t", "stats", "results.key.stats", True),
         ("escape,m", "menu", "results.menu", True),
     )
 
     def __init__(
-        self, engine_id: str, result: dict[str, Any], names: list[str], *, can_rematch: bool
+        self,
+        engine_id: str,
+        result: dict[str, Any],
+        names: list[str],
+        *,
+        can_rematch: bool,
+        stats: list[list[Stat]] | None = None,
     ) -> None:
-        super().__init__()
+        """`stats`: each seat's statistics of the game (net.records.stats_of_game), if known."""
         self.engine_id = engine_id
         self.result = result
         self.names = names
         self.can_rematch = can_rematch
+        self.stats = stats if stats and any(stats) else None
+        self.stats_alone = False  # `t`: the statistics in place of the players' rows
+        super().__init__()
+
+    def key_bindings(self) -> list[Binding]:
+        """`t` is labelled with what it shows next: the statistics, or the standings again."""
+        shown = "results.key.standings" if self.stats_alone else "results.key.stats"
+        return [
+            Binding(keys, action, tr(shown if action == "stats" else label), show=show)
+            for keys, action, label, show in self.KEYS
+        ]
 
     def compose(self) -> ComposeResult:
         board = boards.board_class(self.engine_id)
@@ -61,9 +84,10 @@ class ResultsScreen(TableScreen[str]):
                     Content(line), id="results-verified", classes="-warning" if warns else ""
                 )
             final = board.result_table(self.result)
+            order = ranking(board, self.result)
             with Vertical(id="results-main", classes="" if final is None else "-with-table"):
                 with VerticalScroll(id="results-rows"):
-                    for place, seat in enumerate(ranking(board, self.result), start=1):
+                    for place, seat in enumerate(order, start=1):
                         winner = seat in winners
                         with Horizontal(classes="result-row -winner" if winner else "result-row"):
                             yield Static(f"{place}.", classes="place")
@@ -77,7 +101,11 @@ class ResultsScreen(TableScreen[str]):
                                 classes="score",
                                 id=f"score-{seat}",
                             )
+                    if self.stats is not None:
+                        yield StatsTable(self.engine_id, self.names, self.stats, order,
+                                         id="results-stats")
                 if final is not None:
+                    final.add_class("results-final")
                     yield final
             with Horizontal(id="results-buttons"):
                 # Focusable buttons: Tab moves between them, Enter presses (no mouse over SSH).
@@ -86,7 +114,7 @@ class ResultsScreen(TableScreen[str]):
                         tr("results.rematch"), id="rematch", variant="success", compact=True
                     )
                 yield Button(tr("results.menu"), id="menu", variant="primary", compact=True)
-        yield Footer()
+        yield Footer(compact=True)  # seven keys fit 80 columns in German too
 
     def offer_rematch(self) -> None:
         """The host reopened the room after the screen was drawn: a rematch is on offer now."""
@@ -95,7 +123,17 @@ class ResultsScreen(TableScreen[str]):
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "stats":
+            return self.stats is not None
         return self.can_rematch if action == "rematch" else True
+
+    def action_stats(self) -> None:
+        """The statistics alone (the players' rows and the final table hidden), or back."""
+        self.stats_alone = not self.stats_alone
+        self.set_class(self.stats_alone, "-stats")
+        self._bindings = bindings_over(self, self.key_bindings())
+        self.refresh_bindings()
+        self.query_one("#results-rows", VerticalScroll).scroll_home(animate=False)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

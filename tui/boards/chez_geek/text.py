@@ -4,6 +4,14 @@ sentence is written in both at once. Card names come from the deck file, not fro
 from __future__ import annotations
 
 _EN: dict[str, str] = {
+    "stats.chez_geek.slack_person": "Slack from persons",
+    "stats.chez_geek.slack_thing": "Slack from things",
+    "stats.chez_geek.slack_activity": "Slack from activities",
+    "stats.chez_geek.slack_other": "Other slack",
+    "stats.chez_geek.cancelled": "Cards cancelled",
+    "stats.chez_geek.cancelled_own": "Own cards cancelled",
+    "stats.chez_geek.not_home": "Not at home",
+    "stats.chez_geek.turns": "Turns",
     "option.chez_geek.two_player_jobs_dealt": "2 players: deal Slacker and Drummer",
     "option.chez_geek.window_seconds": "Seconds to answer a card being played (0: wait)",
     "option.chez_geek.keyboard_answers": "Local play: people at this keyboard answer windows",
@@ -298,6 +306,14 @@ _EN: dict[str, str] = {
 }
 
 _DE: dict[str, str] = {
+    "stats.chez_geek.slack_person": "Slack aus Personen",
+    "stats.chez_geek.slack_thing": "Slack aus Dingen",
+    "stats.chez_geek.slack_activity": "Slack aus Aktivitäten",
+    "stats.chez_geek.slack_other": "Anderer Slack",
+    "stats.chez_geek.cancelled": "Karten gestoppt",
+    "stats.chez_geek.cancelled_own": "Eigene gestoppt",
+    "stats.chez_geek.not_home": "Nicht zu Hause",
+    "stats.chez_geek.turns": "Züge",
     "option.chez_geek.two_player_jobs_dealt": "2 Spieler: Slacker und Drummer austeilen",
     "option.chez_geek.window_seconds": "Sekunden zum Antworten auf eine Karte (0: warten)",
     "option.chez_geek.keyboard_answers": "Lokal: Leute an dieser Tastatur antworten",

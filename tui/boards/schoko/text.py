@@ -4,6 +4,14 @@ from __future__ import annotations
 
 TEXTS: dict[str, dict[str, str]] = {
     "en": {
+        "stats.schoko.largest_group": "Largest group",
+        "stats.schoko.second_group": "Second group",
+        "stats.schoko.groups": "Groups",
+        "stats.schoko.level2_tiles": "Level-2 tiles",
+        "stats.schoko.smarties_laid": "Smartie tiles laid",
+        "stats.schoko.tiles_laid": "Tiles laid",
+        "stats.schoko.group_share": "Share in largest group",
+        "stats.schoko.passes": "Passes",
         "schoko.key.lay": "Lay tile",
         "schoko.key.rotate": "Rotate",
         "schoko.key.level": "Level",
@@ -75,6 +83,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "schoko.event.unknown": "({kind})",
     },
     "de": {
+        "stats.schoko.largest_group": "Größte Gruppe",
+        "stats.schoko.second_group": "Zweitgrößte Gruppe",
+        "stats.schoko.groups": "Gruppen",
+        "stats.schoko.level2_tiles": "Plättchen auf Ebene 2",
+        "stats.schoko.smarties_laid": "Smartie-Plättchen gelegt",
+        "stats.schoko.tiles_laid": "Plättchen gelegt",
+        "stats.schoko.group_share": "Anteil größte Gruppe",
+        "stats.schoko.passes": "Gepasst",
         "schoko.key.lay": "Legen",
         "schoko.key.rotate": "Drehen",
         "schoko.key.level": "Ebene",

@@ -5,6 +5,14 @@ from __future__ import annotations
 
 TEXTS: dict[str, dict[str, str]] = {
     "en": {
+        "stats.skipbo_breakers.breakers": "Breakers played",
+        "stats.skipbo_breakers.tiles_left": "Tiles left in hand",
+        "stats.skipbo_breakers.hands_won": "Hands won",
+        "stats.skipbo_breakers.best_hand": "Best hand (points)",
+        "stats.skipbo_breakers.tiles_played": "Tiles played",
+        "stats.skipbo_breakers.jokers_played": "Jokers played",
+        "stats.skipbo_breakers.largest_set": "Largest set",
+        "stats.skipbo_breakers.tricks_won": "Tricks won",
         "option.skipbo_breakers.points_to_win": "Points to win the game",
         "sbb.key.play": "Play",
         "sbb.key.pass": "Pass",
@@ -104,6 +112,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "sbb.event.trick.zero.you": "You took the trick.",
     },
     "de": {
+        "stats.skipbo_breakers.breakers": "Breaker gespielt",
+        "stats.skipbo_breakers.tiles_left": "Steine übrig",
+        "stats.skipbo_breakers.hands_won": "Runden gewonnen",
+        "stats.skipbo_breakers.best_hand": "Beste Runde (Punkte)",
+        "stats.skipbo_breakers.tiles_played": "Steine gespielt",
+        "stats.skipbo_breakers.jokers_played": "Joker gespielt",
+        "stats.skipbo_breakers.largest_set": "Längste Reihe",
+        "stats.skipbo_breakers.tricks_won": "Stiche gewonnen",
         "option.skipbo_breakers.points_to_win": "Punkte zum Sieg",
         "sbb.key.play": "Ausspielen",
         "sbb.key.pass": "Passen",

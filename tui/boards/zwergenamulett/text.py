@@ -6,6 +6,13 @@ from __future__ import annotations
 
 TEXTS: dict[str, dict[str, str]] = {
     "en": {
+        "stats.zwergenamulett.tricks_won": "Tricks won",
+        "stats.zwergenamulett.amulets_won": "Amulets won",
+        "stats.zwergenamulett.amulet_bonus": "Amulet points",
+        "stats.zwergenamulett.rounds_won": "Rounds won",
+        "stats.zwergenamulett.round_points": "Points in rounds",
+        "stats.zwergenamulett.best_round": "Best round",
+        "stats.zwergenamulett.seven_dwarves": "7 Zwerge shown",
         "option.zwergenamulett.memory_aid": "Memory aid: show me my own won cards",
         "zwerg.key.claim": "7 Zwerge!",
         "zwerg.confirm_claim": "7 Zwerge ends the round for all: press {key} again to call it.",
@@ -94,6 +101,13 @@ TEXTS: dict[str, dict[str, str]] = {
         "zwerg.event.unknown": "({kind})",
     },
     "de": {
+        "stats.zwergenamulett.tricks_won": "Stiche gewonnen",
+        "stats.zwergenamulett.amulets_won": "Amulette gewonnen",
+        "stats.zwergenamulett.amulet_bonus": "Amulettpunkte",
+        "stats.zwergenamulett.rounds_won": "Runden gewonnen",
+        "stats.zwergenamulett.round_points": "Punkte in Runden",
+        "stats.zwergenamulett.best_round": "Beste Runde",
+        "stats.zwergenamulett.seven_dwarves": "7 Zwerge gezeigt",
         "option.zwergenamulett.memory_aid": "Gedächtnisstütze: eigene Stiche zeigen",
         "zwerg.key.claim": "7 Zwerge!",
         "zwerg.confirm_claim": "7 Zwerge beendet die Runde für alle: noch einmal {key} drücken.",

@@ -11,22 +11,19 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Button, Footer, Static
 
+from engines import get_engine
 from tui import boards
-from tui.boards.base import GameBoard
 from tui.i18n import tr, you_key
 from tui.screens.base import KeySpec, TableScreen
 from tui.screens.verdict import verify_line
 
 
-def ranking(board: type[GameBoard], result: dict[str, Any]) -> list[int]:
-    """Seats in the order the results list them: the winners first (the screen's heading
-    names them, so the list must not put another seat above them), then the others by the
-    board's `standing`, best first (stable, so ties keep seat order)."""
-    winners = set(result["winners"])
-    return sorted(
-        range(len(result["scores"])),
-        key=lambda s: (s not in winners, -board.standing(result, s)),
-    )
+def ranking(engine_id: str, result: dict[str, Any]) -> list[int]:
+    """Seats in the order the results list them: by the engine's places, the winners first
+    (the screen's heading names them, so the list must not put another seat above them),
+    then the others by their standing (stable, so ties keep seat order)."""
+    places = get_engine(engine_id).places(result)
+    return sorted(range(len(places)), key=lambda s: places[s])
 
 
 class ResultsScreen(TableScreen[str]):
@@ -63,7 +60,7 @@ class ResultsScreen(TableScreen[str]):
             final = board.result_table(self.result)
             with Vertical(id="results-main", classes="" if final is None else "-with-table"):
                 with VerticalScroll(id="results-rows"):
-                    for place, seat in enumerate(ranking(board, self.result), start=1):
+                    for place, seat in enumerate(ranking(self.engine_id, self.result), start=1):
                         winner = seat in winners
                         with Horizontal(classes="result-row -winner" if winner else "result-row"):
                             yield Static(f"{place}.", classes="place")

@@ -427,9 +427,9 @@ class RemoteLink(TableLink):
                            "verify_code": verdict.code, "verify_args": verdict.args,
                            "fixed_seed": bool(reveal and reveal.get("fixed"))}
             if reveal and self.remember:  # this peer's own record of the game (Past games)
-                self.record_path = records.save_peer(reveal, self.seat, self.room,
-                                                     (verdict.ok, verdict.reason),
-                                                     self.record_path)
+                self.record_path = records.save_peer(
+                    reveal, self.seat, self.room, (verdict.ok, verdict.reason, verdict.code),
+                    self.record_path, result)
         return self.result
 
     # -- sending ---------------------------------------------------------------------------------

@@ -3,6 +3,8 @@ game screen as a peer's, without the network in between."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from engines.base import Move
 from net.host.authority import NetHost
 from net.table.link import TableLink
@@ -15,6 +17,10 @@ class HostLink(TableLink):
         super().__init__()
         self.host = host
         self.seats = [i for i, seat in enumerate(host.seats) if seat.local]
+
+    @property  # type: ignore[override]
+    def record_path(self) -> Path | None:
+        return self.host.record_path
 
     async def start(self) -> None:
         self.host.add_listener(self.emit)

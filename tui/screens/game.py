@@ -373,7 +373,8 @@ class GameScreen(TableScreen[None]):
         table = self.latest
         assert table is not None and self.result is not None
         screen = ResultsScreen(
-            self.engine_id, self.result, table.names, can_rematch=self.rematch is not None
+            self.engine_id, self.result, table.names, can_rematch=self.rematch is not None,
+            record_path=self.link.record_path,
         )
         self.app.push_screen(screen, self._after_results)
 

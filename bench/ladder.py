@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--players", type=int, default=None, help="table size (default 4)")
     parser.add_argument("--deals", type=int, default=12,
                         help="deals of strong against random (each played once per seat)")
-    parser.add_argument("--expert-deals", type=int, default=3,
+    parser.add_argument("--expert-deals", type=int, default=5,
                         help="deals of the expert against strong (each once per seat)")
     parser.add_argument("--expert-iterations", type=int, default=None,
                         help="expert search budget a move (default 60, unless seconds given)")

@@ -239,3 +239,22 @@ async def test_a_table_session_counts_into_the_tables_ladder(
     assert table.exists()
     monkeypatch.delenv(ladder.TABLE_ENV)
     assert not ladder.store_path().exists()  # nothing in the player's own data directory
+
+
+KEYS = ("left", "right", "up", "down", "enter", "tab", "shift+tab", "space", "1", "pageup",
+        "pagedown", "home", "end", "h", "m", "f2", "f3", "f6")
+
+
+@pytest.mark.parametrize("games", [0, 2])
+async def test_no_key_breaks_the_ladder_or_a_page(games: int) -> None:
+    for seed in range(games):
+        recorded(seed)
+    app = TabletopApp(lang="en")
+    async with app.run_test(size=SIZES[0]) as pilot:
+        players = await open_players(pilot)
+        for key in (*KEYS, "p", *KEYS, "escape", "p", "escape", *KEYS):
+            await pilot.press(key)
+            await pilot.pause()
+            assert app.is_running and app.return_code is None, key
+            assert isinstance(app.screen, PlayersScreen | PlayerPage), (key, app.screen)
+        assert app.screen is players or isinstance(app.screen, PlayerPage)

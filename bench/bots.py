@@ -12,8 +12,10 @@ its budget from `--expert-seconds` / `--expert-iterations`, and the mean time it
 from __future__ import annotations
 
 import argparse
+import contextlib
 import random
 import time
+from collections.abc import Iterator
 from typing import Any
 
 from bench import bot_move, engines, print_table, table_size
@@ -26,6 +28,18 @@ EXPERT_GAMES = {"schoko": 200}
 EXPERT_GAMES_DEFAULT = 400
 
 MAX_MOVES = 100_000
+# The bot level the expert plays under while `budgeted_expert` lends it another budget.
+TIMED = "expert_timed"
+
+
+def play(eng: Engine, levels: list[str], seed: int) -> dict[str, Any]:
+    """The result of one game dealt from `seed`, each seat played by the bot of its level."""
+    state = eng.new_game(len(levels), seed)
+    for step in range(MAX_MOVES):
+        if eng.is_over(state):
+            return eng.result(state)
+        state = eng.apply(state, *bot_move(eng, state, levels, random.Random(f"{seed}:{step}")))
+    raise RuntimeError(f"{eng.id}: game {seed} did not end in {MAX_MOVES} moves")
 
 
 def win_share(eng: Engine, hero: str, rest: str, players: int, games: int) -> float:
@@ -35,14 +49,7 @@ def win_share(eng: Engine, hero: str, rest: str, players: int, games: int) -> fl
         seat = seed % players
         levels = [rest] * players
         levels[seat] = hero
-        state = eng.new_game(players, seed)
-        for step in range(MAX_MOVES):
-            if eng.is_over(state):
-                break
-            state = eng.apply(state, *bot_move(eng, state, levels, random.Random(f"{seed}:{step}")))
-        else:
-            raise RuntimeError(f"{eng.id}: game {seed} did not end in {MAX_MOVES} moves")
-        winners = eng.result(state)["winners"]
+        winners = play(eng, levels, seed)["winners"]
         if seat in winners:
             won += 1 / len(winners)
     return won / games
@@ -66,18 +73,28 @@ class TimedBot:
         return move
 
 
+@contextlib.contextmanager
+def budgeted_expert(
+    eng: Engine, iterations: int | None, seconds: float | None
+) -> Iterator[tuple[str, TimedBot]]:
+    """The game's expert with another budget, timed, as a bot level of its own for a while:
+    (its level name, the timed bot)."""
+    expert = eng.bots["expert"]
+    assert isinstance(expert, ExpertBot)
+    timed = TimedBot(expert.with_budget(iterations, seconds))
+    eng.bots[TIMED] = timed  # type: ignore[assignment]
+    try:
+        yield TIMED, timed
+    finally:
+        del eng.bots[TIMED]
+
+
 def expert_share(
     eng: Engine, players: int, games: int, iterations: int | None, seconds: float | None
 ) -> tuple[float, float]:
     """(win share of one expert against strong bots, mean seconds per expert decision)."""
-    expert = eng.bots["expert"]
-    assert isinstance(expert, ExpertBot)
-    timed = TimedBot(expert.with_budget(iterations, seconds))
-    eng.bots["expert_timed"] = timed  # type: ignore[assignment]
-    try:
-        share = win_share(eng, "expert_timed", "strong", players, games)
-    finally:
-        del eng.bots["expert_timed"]
+    with budgeted_expert(eng, iterations, seconds) as (level, timed):
+        share = win_share(eng, level, "strong", players, games)
     return share, timed.seconds / max(timed.moves, 1)
 
 

@@ -93,6 +93,21 @@ class Engine(ABC):
     def determinize(self, state: Any, seat: int, rng: random.Random) -> Any:
         """A state `seat` cannot tell apart from `state`: hidden cards re-dealt at random."""
 
+    # -- how players placed: the results list and the ratings read it --------------------------
+    def standing(self, result: dict[str, Any], seat: int) -> float:
+        """How well `seat` did, higher is better: what orders the players after the winners.
+        The score, unless a game measures players otherwise (lower points win, or each seat
+        has a goal of its own)."""
+        return float(result["scores"][seat])
+
+    def places(self, result: dict[str, Any]) -> list[int]:
+        """Each seat's place, 1 for the winners: after them the others by `standing`, equal
+        standings sharing a place (1, 1, 3, ...)."""
+        winners = set(result["winners"])
+        seats = range(len(result["scores"]))
+        key = {s: (1, 0.0) if s in winners else (0, self.standing(result, s)) for s in seats}
+        return [1 + sum(1 for o in seats if key[o] > key[s]) for s in seats]
+
     # -- beyond the contract: for search bots ------------------------------------------------
     def turn(self, state: Any) -> int | None:
         """The seat whose regular turn it is (the view's "turn"; None once over), without

@@ -14,6 +14,7 @@ so there Textual prints nothing and the CLI hands the report to the table's log.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import os
 import traceback
@@ -29,7 +30,7 @@ from textual.screen import Screen
 
 from engines import IllegalMove
 from net import records
-from net.players import identity
+from net.players import identity, ladder
 from net.ssh import inside
 from net.table.clocks import ClockSetting
 from net.table.link import LocalLink
@@ -116,6 +117,8 @@ class TabletopApp(App[None]):
         return dict(TABLE_DEFAULTS)
 
     def on_mount(self) -> None:
+        # Finished games not counted yet (a crash, a headless guest) join the ladder.
+        self.run_worker(asyncio.to_thread(ladder.catch_up_here), group="ladder")
         self.push_screen(MenuScreen())
         if self.start is not None:
             self.start_local(self.start)
@@ -155,8 +158,8 @@ class TabletopApp(App[None]):
             seat = game.humans[0]
             session.seats[seat] = replace(session.seats[seat], **me.prove(
                 session.game_id, seat, session.seats[seat].name))
-        records.LocalRecorder(session, game.humans)
-        self._open_local(session, game, replace_current)
+        recorder = records.LocalRecorder(session, game.humans, fixed_seed=game.seed is not None)
+        self._open_local(session, game, replace_current, record_path=recorder.path)
 
     def resume_local(self, path: Path) -> None:
         """Take up an unfinished local game from its record (Past games); RecordError if the
@@ -170,7 +173,7 @@ class TabletopApp(App[None]):
         records.LocalRecorder(session, record.own_seats(), path)
         game = LocalGame(record.engine_id, session.seats, dict(session.options), None,
                          session.clocks.setting)
-        self._open_local(session, game, False, humans=record.own_seats())
+        self._open_local(session, game, False, humans=record.own_seats(), record_path=path)
 
     def resume_hosted(self, path: Path) -> None:
         """Take up an unfinished game this player hosted (Past games), as `host --resume`
@@ -181,10 +184,11 @@ class TabletopApp(App[None]):
         self.push_screen(HostScreen(HostPlan(None, 0, resume=True, record=path), auto=True))
 
     def _open_local(self, session: HostSession, game: LocalGame, replace_current: bool,
-                    humans: list[int] | None = None) -> None:
+                    humans: list[int] | None = None, record_path: Path | None = None) -> None:
         humans = game.humans if humans is None else humans
         pace = boards.board_class(game.engine_id).BOT_PACE
         link = LocalLink(session, humans, bot_delay=self.bot_delay * pace)
+        link.record_path = record_path
         rematch = replace(game, seed=None)
         screen = GameScreen(
             link,
@@ -235,6 +239,11 @@ class TabletopApp(App[None]):
         from tui.screens.past_games import PastGamesScreen
 
         self.push_screen(PastGamesScreen())
+
+    def menu_players(self) -> None:
+        from tui.screens.players import PlayersScreen
+
+        self.push_screen(PlayersScreen())
 
     def menu_settings(self) -> None:
         from tui.screens.settings import SettingsScreen

@@ -299,6 +299,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     replay = sub.add_parser("replay", help="replay a game record file (Past games)")
     replay.add_argument("file", help="a record, e.g. one a friend exported")
+    ladder = sub.add_parser(
+        "players", help="print the ladder of this data directory (a table's with serve --ssh)",
+        epilog="Counts the records of this data directory not counted yet first. Ratings are "
+        "OpenSkill's cautious figure, mu - 3 sigma; bots are rated too.")
+    ladder.add_argument("game", type=_game, nargs="?", default=None,
+                        help="one game's ladder (default: every game's)")
+    ladder.add_argument("--json", action="store_true", help="print JSON for scripts")
     kept = sub.add_parser("records", help="list the kept game records; --prune deletes some")
     kept.add_argument("--prune", action="store_true", help="delete the records selected below")
     kept.add_argument("--older-than", type=_count, default=None, metavar="DAYS",
@@ -582,6 +589,54 @@ def _records(args: argparse.Namespace) -> None:
     print(f"{len(removed)} record(s) removed")
 
 
+def _players(args: argparse.Namespace) -> None:
+    """The ladder of every game (or one), from this data directory's store."""
+    import json
+    import sqlite3
+
+    from net.players import ladder
+    from net.players.store import StoreError
+
+    try:
+        store = ladder.open_store()
+        try:
+            ladder.catch_up(store)
+            games = [args.game] if args.game else list(ENGINE_IDS)
+            found = {game: store.ladder(game) for game in games}
+        finally:
+            store.close()
+    except (StoreError, OSError, sqlite3.Error) as exc:
+        fail(f"cannot read the ladder: {exc}")
+    if args.json:
+        _print(json.dumps({game: [
+            {"place": s.place, "ident": s.ident, "name": s.name, "rating": round(s.skill.rating, 2),
+             "mu": round(s.skill.mu, 4), "sigma": round(s.skill.sigma, 4), "games": s.games}
+            for s in standings] for game, standings in found.items()}, indent=2))
+        return
+    lines = []
+    for game, standings in found.items():
+        if not standings and not args.game:
+            continue
+        lines.append(f"{get_engine(game).title} ({game})")
+        if not standings:
+            lines.append("  no rated games yet")
+        lines += [f"  {s.place:>3}. {s.ident:<24} {s.name[:24]:<24} {s.skill.rating:7.2f} "
+                  f"{s.games:>5} {'game' if s.games == 1 else 'games'}" for s in standings]
+    if not any(found.values()) and not args.game:
+        lines.append("no rated games yet: a game counts once it is over, its shuffle verified "
+                     "and every person in it proven")
+    _print("\n".join(lines))
+
+
+def _print(text: str) -> None:
+    """`text` on stdout; a reader that stopped early (`| head`) is no error."""
+    try:
+        print(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     if inside.crash_report() is not None:
         sys.excepthook = _uncaught
@@ -630,14 +685,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         _run(replay_app(args.file, args.lang, args.theme))
     elif command == "records":
         _records(args)
+    elif command == "players":
+        _players(args)
     elif command == "rules":
         from tui.help import rules_text
 
-        try:
-            print(rules_text(args.game, args.lang or "en"))
-            sys.stdout.flush()
-        except BrokenPipeError:  # `tabletop-tui rules x | head` closed the pipe: not an error
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _print(rules_text(args.game, args.lang or "en"))
     else:
         from tui.app import TabletopApp
 

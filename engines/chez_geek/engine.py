@@ -191,6 +191,13 @@ class ChezGeekEngine(Engine):
     def turn(self, state: Any) -> int | None:
         return None if state.over else state.active
 
+    def standing(self, result: dict[str, Any], seat: int) -> float:
+        """Each job has its own goal: slack counts as the share of that goal reached."""
+        try:
+            return float(result["scores"][seat]) / max(1, int(result["goals"][seat]))
+        except (KeyError, IndexError, TypeError, ValueError):
+            return super().standing(result, seat)
+
     def result(self, state: Any) -> dict[str, Any]:
         s: CState = state
         return {

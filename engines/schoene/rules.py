@@ -337,6 +337,10 @@ class SchoeneEngine(Engine):
             "my_chips": None if seat is None else state.chips[seat],
         }
 
+    def standing(self, result: dict[str, Any], seat: int) -> float:
+        """The fewest points win."""
+        return -float(result["scores"][seat])
+
     def result(self, state: State) -> dict[str, Any]:
         players = []
         for s in range(state.n):

@@ -40,10 +40,12 @@ class Dealer:
         self.contributions: list[list[Any]] = []
         self.asked: list[int] = []  # the seats the commit named, in seat order
         self.collecting: dict[int, str] | None = None  # seat -> contribution, while dealing
+        self.left: list[int] = []  # at the end: the seats whose person had left (a bot played)
 
     def forget(self) -> None:
         """A rematch deals afresh."""
         self.commitment, self.contributions, self.salt, self.asked = None, [], "", []
+        self.left = []
 
     def start(self) -> None:
         """Close the lobby (empty seats get bots) and make the seed: commit to the host's
@@ -140,4 +142,4 @@ class Dealer:
             return None
         return {"secret": self.secret, "salt": self.salt, "seed": session.seed,
                 "contributions": self.contributions, "fixed": self.host.seed is not None,
-                "record": session.record()}
+                "record": session.record(), "left": self.left}

@@ -3,6 +3,7 @@ game screen as a peer's, without the network in between."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from engines.base import Move
@@ -17,6 +18,10 @@ class HostLink(TableLink):
         super().__init__()
         self.host = host
         self.seats = [i for i, seat in enumerate(host.seats) if seat.local]
+
+    @property  # type: ignore[override]
+    def record_path(self) -> Path | None:
+        return self.host.record_path
 
     async def start(self) -> None:
         self.host.add_listener(self.emit)

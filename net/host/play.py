@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from engines import IllegalMove
 from engines.base import Move
 from net.host.driver import unmanned_move
-from net.host.seats import Peer, players
+from net.host.seats import Peer, left_seats, players
 from net.table.link import Message, table_message
 from net.table.session import StaleMove
 from net.wire.frames import Frame, is_plain
@@ -116,9 +116,11 @@ class Play:
         assert session is not None
         events = session.submit(seat, move)
         host.recorder.move(seat, session.moves[-1][1])  # the engine's copy, not the sender's
+        if session.over:  # who had left by the end: in the reveal and the record alike
+            host.dealer.left = left_seats(session.players(), host.seats)
         self.broadcast("update", events)
         if session.over:
-            host.recorder.finish(session.result())
+            host.recorder.finish(session.result(), host.dealer.left)
             host.presence()
             host.finished.set()
         self.reschedule()

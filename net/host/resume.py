@@ -156,9 +156,10 @@ class Recorder:
         if (writer := self.writer) is not None:
             self._write(lambda: writer.move(seat, move))
 
-    def finish(self, result: dict[str, Any]) -> None:
+    def finish(self, result: dict[str, Any], left: list[int]) -> None:
+        """The end line: the result, and the seats whose person left before it (`left`)."""
         if (writer := self.writer) is not None:
-            self._write(lambda: writer.finish(result))
+            self._write(lambda: writer.finish(result, left=left))
         self.writer = None
 
     def close(self) -> None:

@@ -118,6 +118,14 @@ def seat_for(seats: list[Seat], name: str, token: str | None, watch: bool,
     return None, "full"
 
 
+def left_seats(dealt: list[dict[str, Any]], seats: list[Seat]) -> list[int]:
+    """The seats a person was dealt (`dealt`: the game's players as the record names them)
+    that a bot plays now: taken over after they left, or removed by the host. Said at the
+    end, they count as last for the ratings (net.players.counted)."""
+    return [i for i, (player, seat) in enumerate(zip(dealt, seats, strict=True))
+            if not player.get("bot") and (seat.auto or seat.bot is not None)]
+
+
 def players(seats: list[Seat]) -> list[dict[str, Any]]:
     """The players as every table message lists them: who sits where and who is there."""
     return [{"name": s.name, "bot": s.bot, "connected": s.connected, "auto": s.auto}

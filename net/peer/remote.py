@@ -328,9 +328,9 @@ class RemoteLink(TableLink):
             record = reveal.get("record") if reveal else None
             self.revealed = record if isinstance(record, dict) else None
             if reveal and self.remember:  # this peer's own record of the game (Past games)
-                self.record_path = records.save_peer(reveal, self.seat, self.room,
-                                                     (verdict.ok, verdict.reason),
-                                                     self.record_path)
+                self.record_path = records.save_peer(
+                    reveal, self.seat, self.room, (verdict.ok, verdict.reason, verdict.code),
+                    self.record_path, result)
         return self.result
 
     def finished_record(self) -> dict[str, Any] | None:

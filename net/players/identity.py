@@ -5,7 +5,7 @@ and lobbies; its signatures make a game record say, checkably, who sat where.
 A person proves who they are for one game by signing a statement that names that game (the
 host's shuffle commitment, which every seat saw before the deal), their seat and their name.
 Anyone holding the finished record can check every seat's signature, so a rating built from
-records needs nobody's word (net.players.ratings). Bots are named, not keyed (`bot:strong`).
+records needs nobody's word (net.players.counted). Bots are named, not keyed (`bot:strong`).
 An SSH player's data directory belongs to their SSH key, so their identity key does too; a
 keyless SSH player (the table sets `UNRATED_ENV`) has none and plays unrated.
 """

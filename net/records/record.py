@@ -301,15 +301,17 @@ class LocalRecorder:
     """Writes a local game's record as it is played, appending to `path` when resuming. Best
     effort: a disk that refuses costs the record, never the game. A seat whose clock runs
     out for the first time is written into the header at once (the file is written afresh),
-    so a game taken up again still knows it."""
+    so a game taken up again still knows it. `fixed_seed`: the seed was chosen (`play
+    --seed`), not drawn by the app: a practice game, which no rating counts."""
 
-    def __init__(self, session: HostSession, humans: list[int], path: Path | None = None) -> None:
+    def __init__(self, session: HostSession, humans: list[int], path: Path | None = None,
+                 *, fixed_seed: bool = True) -> None:
         self.path: Path | None = path
         self._writer: store.RecordWriter | None = None
         self._head: dict[str, Any] = {}
         self._marks = session.clocks.marks()
         with contextlib.suppress(OSError, RecordError):
-            head = header(session, "local", local=list(humans))
+            head = header(session, "local", local=list(humans), fixed_seed=fixed_seed)
             if path is not None:
                 head = load(path).header  # keep the original start and seats
             self.path = path or _path(f"local-{session.engine.id}")
@@ -373,11 +375,18 @@ def start_peer(start: dict[str, Any], seat: int | None, code: str | None) -> Pat
     return path
 
 
+# What of the host's reveal a peer's end line keeps: enough to check the seed again (the
+# commitment is the header's `game_id`), and who had left when the game ended.
+KEPT_FAIRNESS = ("secret", "salt", "contributions")
+
+
 def save_peer(reveal: dict[str, Any], seat: int | None, code: str | None,
-              verdict: tuple[bool, str], path: Path | None = None) -> Path | None:
+              verdict: tuple[bool, str, str], path: Path | None = None,
+              result: dict[str, Any] | None = None) -> Path | None:
     """A peer's record of a finished networked game, from the host's reveal (the seed and every
-    move come only then), replacing the one `start_peer` began at `path`. None if the reveal
-    holds no usable record or the disk refuses."""
+    move come only then), replacing the one `start_peer` began at `path`. `verdict` is this
+    peer's check of the deal (ok, its sentence, its code), `result` the result the host
+    announced. None if the reveal holds no usable record or the disk refuses."""
     game = reveal.get("record")
     if not isinstance(game, dict) or "engine" not in game:
         return None
@@ -388,7 +397,10 @@ def save_peer(reveal: dict[str, Any], seat: int | None, code: str | None,
     try:
         path = path or _path(f"{code or 'net'}-peer")
         writer = store.RecordWriter(path, head, list(game.get("moves") or []), last=False)
-        writer.finish(None, verified=verdict[0], verify_note=verdict[1])
+        left = reveal.get("left") if isinstance(reveal.get("left"), list) else []
+        writer.finish(result, verified=verdict[0], verify_note=verdict[1],
+                      verify_code=verdict[2], left=left,
+                      fairness={k: reveal.get(k) for k in KEPT_FAIRNESS})
     except (OSError, TypeError, ValueError):
         return None
     return path

@@ -37,7 +37,7 @@ import asyncssh
 
 import net
 from net.host.hosting import TABLE_RELAY_ENV, TABLE_SSH_ENV, HostPlan, start_relay
-from net.players import identity
+from net.players import identity, ladder
 from net.relay import addresses
 from net.ssh import logs
 from net.ssh.access import Access, Visitor
@@ -239,8 +239,8 @@ class SshTable:
     def child_env(self, visitor: Visitor, term: str, client_env: dict[str, str],
                   code: str | None = None) -> dict[str, str]:
         """A clean environment: the client's terminal and language, the player's own data
-        and settings directories, the table's relay, the join code if there is one; nothing
-        else of ours or theirs."""
+        and settings directories, the table's relay and ladder, the join code if there is
+        one; nothing else of ours or theirs."""
         home = player_dir(visitor.identity)
         env = {
             **self._base_env(),
@@ -259,6 +259,8 @@ class SshTable:
             env[codes.CODE_ENV] = code
         if visitor.key is None:  # a name is no identity: this player plays unrated
             env[identity.UNRATED_ENV] = "1"
+        # One ladder for everyone who plays here: the table's, in our own data directory.
+        env[ladder.TABLE_ENV] = str(ladder.store_path())
         for name, pattern in _PASSED_ENV.items():
             value = client_env.get(name, "")
             if re.fullmatch(pattern, value):

@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from engines.base import IllegalMove, Move
@@ -42,6 +43,9 @@ class TableLink(ABC):
     seats: list[int]
     # The room's join code for a networked table (screens show it); None for a local one.
     code: str | None = None
+    # Where this terminal keeps the game's record (net.records), once it has one; the results
+    # screen counts the finished game for the ladder from it.
+    record_path: Path | None = None
 
     def __init__(self) -> None:
         self._listener: MessageListener = lambda message: None

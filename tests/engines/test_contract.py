@@ -119,6 +119,11 @@ def test_every_step_keeps_the_contract(engine_id: str) -> None:
         result = eng.result(state)
         assert roundtrip(result) == result
         assert len(result["scores"]) == n and set(result["winners"]) <= set(range(n))
+        # Places (the results list, the ratings): the winners first, sharing place 1; each
+        # place counts the seats ahead of it.
+        places = eng.places(result)
+        assert [s for s in range(n) if places[s] == 1] == sorted(result["winners"])
+        assert all(p == 1 + sum(o < p for o in places) for p in places)
         assert eng.view(state, None)["turn"] is None
         for seat in range(n):
             with pytest.raises(IllegalMove):

@@ -55,7 +55,13 @@ async def test_a_peers_record_replays_identically_to_the_hosts(relay: Relay) -> 
     assert theirs.code == host.room  # records name the room, not its secret
     assert theirs.over and ours.over
     assert "net" not in theirs.header and "secret" not in str(theirs.header)
-    assert theirs.extra == {"verified": True, "verify_note": "shuffles verified"}
+    # The end line: this peer's verdict, who had left, and the reveal's parts of the seed,
+    # so the deal can be checked again from the record (docs/records.md).
+    assert theirs.extra == {
+        "verified": True, "verify_note": "shuffles verified", "verify_code": "verified",
+        "left": [], "fairness": {"secret": host.dealer.secret, "salt": host.dealer.salt,
+                                 "contributions": host.contributions}}
+    assert theirs.result == ours.result == host.session.result()  # type: ignore[union-attr]
     a, b = records.Replay(ours), records.Replay(theirs)
     assert len(a) == len(b) == len(host.session.moves) + 1  # type: ignore[union-attr]
     for n in range(len(a)):

@@ -3,7 +3,7 @@ into moves. The game screen owns the link, the log and the hot-seat handoff; a b
 draws and chooses, so a new game is one module in tui/boards/ and nothing else in the TUI.
 
 How a board plugs in (see tui/boards/__init__.py for the registry):
-- subclass `GameBoard`, set `MIN_SIZE`, `MOVE_KEYS` (and `LOW_SCORE_WINS` if it applies);
+- subclass `GameBoard`, set `MIN_SIZE`, `MOVE_KEYS` (and `SCORE_LABEL`);
 - `compose()` builds the widgets for `self.table` (the seat and player count never change
   for one board: the screen makes a new board when the seat on show changes);
 - `draw(table)` updates those widgets in place; it runs on mount and after every message;
@@ -11,8 +11,8 @@ How a board plugs in (see tui/boards/__init__.py for the registry):
   clicked card); plain ones are handled here, from keys and from the `ActionBar`;
 - override `offers()` to hide a move the game does not have this time (an expansion that is
   switched off), `result_detail()` to show a player's cards etc. on the results screen, and
-  `result_table()` to show the table as it ended below them, and `standing()` where the
-  score alone does not rank the players after the winners;
+  `result_table()` to show the table as it ended below them (how the players rank is the
+  engine's `standing`: the results list and the ratings order them alike);
 - draw the view of `table.seat`, but prompt ("Your turn: ...", key hints) only `table.you`:
   a replay (`table.replay`) draws a seat's view with nobody at the keys, in the third person;
 - write a module-level `describe(event, names, lang) -> str` for the event log (and override
@@ -220,8 +220,7 @@ class GameBoard(Widget, can_focus=True):
     # Board actions a spectator may use too (looking at a summary); every other key binding
     # and the action buttons are for players only.
     VIEW_ACTIONS: ClassVar[frozenset[str]] = frozenset()
-    # How the results screen ranks players, and what it calls the number it ranks them by.
-    LOW_SCORE_WINS: ClassVar[bool] = False
+    # What the results screen calls a player's score.
     SCORE_LABEL: ClassVar[str] = "results.score"
     # How many of the app's pauses before a bot's move it waits at a local table: where a move
     # takes a moment to find (a tile laid somewhere on a large layout), people need longer.
@@ -280,14 +279,6 @@ class GameBoard(Widget, can_focus=True):
         """The public events as they happen (the log's, in order), for a board that keeps
         some in sight of its own; `whole_log`: every event so far, for a board just built or
         a table synced afresh. Most boards draw the view alone and need none."""
-
-    @classmethod
-    def standing(cls, result: dict[str, Any], seat: int) -> float:
-        """How well `seat` did, higher is better: the order of the results list after the
-        winners. The score, unless a game measures players otherwise (each against a goal of
-        their own, say)."""
-        score = float(result["scores"][seat])
-        return -score if cls.LOW_SCORE_WINS else score
 
     # -- shared machinery --------------------------------------------------------------------
     def key_bindings(self) -> list[Binding]:

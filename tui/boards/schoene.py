@@ -96,7 +96,6 @@ class Board(GameBoard):
     """
 
     MIN_SIZE: ClassVar[tuple[int, int]] = (60, 21)
-    LOW_SCORE_WINS: ClassVar[bool] = True
     MOVE_KEYS: ClassVar[tuple[MoveKey, ...]] = (
         MoveKey("t", "take", "schoene.key.take"),
         MoveKey("space,p", "pay", "schoene.key.pay", "space"),

@@ -421,6 +421,7 @@ class GameScreen(TableScreen[None]):
         screen = ResultsScreen(
             self.engine_id, self.result, table.names, can_rematch=self.rematch is not None,
             stats=stats,
+            record_path=self.link.record_path,
         )
         self.app.push_screen(screen, self._after_results)
 

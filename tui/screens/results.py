@@ -1,10 +1,14 @@
 """The end of a game: everybody's holdings and score, best first, winners marked, the table
 as it ended where the game lies on the table, the game's statistics (`t` shows them alone
-where the window has no room for both), and the way on (a rematch with the same seats and
+where the window has no room for both), each seat's rating change once the game is counted for
+the ladder (or why it is not), and the way on (a rematch with the same seats and
 options, or the menu)."""
 
 from __future__ import annotations
 
+import asyncio
+import sqlite3
+from pathlib import Path
 from typing import Any, ClassVar
 
 from textual.app import ComposeResult
@@ -13,25 +17,25 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Button, Footer, Static
 
+from engines import get_engine
 from engines.stats import Stat
+from net.players import ladder
+from net.players.store import StoreError
 from tui import boards
 from tui.bindings import bindings_over
-from tui.boards.base import GameBoard
 from tui.i18n import tr, you_key
 from tui.screens.base import KeySpec, TableScreen
+from tui.screens.ratings import number, unrated
 from tui.screens.verdict import verify_line
 from tui.widgets.stats import StatsTable
 
 
-def ranking(board: type[GameBoard], result: dict[str, Any]) -> list[int]:
-    """Seats in the order the results list them: the winners first (the screen's heading
-    names them, so the list must not put another seat above them), then the others by the
-    board's `standing`, best first (stable, so ties keep seat order)."""
-    winners = set(result["winners"])
-    return sorted(
-        range(len(result["scores"])),
-        key=lambda s: (s not in winners, -board.standing(result, s)),
-    )
+def ranking(engine_id: str, result: dict[str, Any]) -> list[int]:
+    """Seats in the order the results list them: by the engine's places, the winners first
+    (the screen's heading names them, so the list must not put another seat above them),
+    then the others by their standing (stable, so ties keep seat order)."""
+    places = get_engine(engine_id).places(result)
+    return sorted(range(len(places)), key=lambda s: places[s])
 
 
 class ResultsScreen(TableScreen[str]):
@@ -51,14 +55,19 @@ class ResultsScreen(TableScreen[str]):
         *,
         can_rematch: bool,
         stats: list[list[Stat]] | None = None,
+        record_path: Path | None = None,
     ) -> None:
-        """`stats`: each seat's statistics of the game (net.records.stats_of_game), if known."""
+        """`stats`: each seat's statistics of the game (net.records.stats_of_game), if known;
+        `record_path`: this terminal's record of the game, counted for the ladder."""
         self.engine_id = engine_id
         self.result = result
         self.names = names
         self.can_rematch = can_rematch
         self.stats = stats if stats and any(stats) else None
         self.stats_alone = False  # `t`: the statistics in place of the players' rows
+        self.record_path = record_path
+        self.rated: ladder.Counted | None = None  # once the game was counted (or refused)
+        self.trouble: str | None = None  # the ladder could not be used
         super().__init__()
 
     def key_bindings(self) -> list[Binding]:
@@ -83,8 +92,10 @@ class ResultsScreen(TableScreen[str]):
                 yield Static(
                     Content(line), id="results-verified", classes="-warning" if warns else ""
                 )
+            note = self._rating_note()
+            yield Static(Content(note), id="results-rating", classes="-said" if note else "")
             final = board.result_table(self.result)
-            order = ranking(board, self.result)
+            order = ranking(self.engine_id, self.result)
             with Vertical(id="results-main", classes="" if final is None else "-with-table"):
                 with VerticalScroll(id="results-rows"):
                     for place, seat in enumerate(order, start=1):
@@ -96,6 +107,8 @@ class ResultsScreen(TableScreen[str]):
                             detail = board.result_detail(self.result, seat)
                             if detail is not None:
                                 yield detail
+                            yield Static(self._rating_text(seat), id=f"rating-{seat}",
+                                         classes="rating -rated" if self._counted else "rating")
                             yield Static(
                                 f"{scores[seat]}\n{tr(board.SCORE_LABEL)}",
                                 classes="score",
@@ -115,6 +128,50 @@ class ResultsScreen(TableScreen[str]):
                     )
                 yield Button(tr("results.menu"), id="menu", variant="primary", compact=True)
         yield Footer(compact=True)  # seven keys fit 80 columns in German too
+
+    def on_mount(self) -> None:
+        if self.record_path is not None and self.rated is None:
+            self.run_worker(self._count(self.record_path), group="rating")
+
+    async def _count(self, path: Path) -> None:
+        """Count the game for the ladder (a replay: in a thread), then show what it did."""
+        try:
+            self.rated = await asyncio.to_thread(ladder.count_file, path)
+        except (StoreError, OSError, sqlite3.Error) as exc:
+            self.trouble = str(exc)
+        for static in self.query(".rating").results(Static):
+            seat = int(str(static.id).removeprefix("rating-"))
+            static.update(self._rating_text(seat))
+            static.set_class(self._counted, "-rated")
+        note = self._rating_note()
+        line = self.query_one("#results-rating", Static)
+        line.update(Content(note))
+        line.set_class(bool(note), "-said")
+
+    @property
+    def _counted(self) -> bool:
+        return bool(self.rated and self.rated.changes)
+
+    def _rating_text(self, seat: int) -> Content:
+        """A seat's rating change and new rating; its person left early, if they did."""
+        changes = self.rated.changes if self.rated else []
+        change = next((c for c in changes if c.seat == seat), None)
+        if change is None:
+            return Content("")
+        lines = [number(change.delta, signed=True),
+                 tr("rated.rating", rating=number(change.after.rating))]
+        if change.left:
+            lines.append(tr("rated.left"))
+        style = "$success" if change.delta > 0 else "$error" if change.delta < 0 else ""
+        return Content("\n".join(lines)).stylize(f"bold {style}".strip(), 0, len(lines[0]))
+
+    def _rating_note(self) -> str:
+        """Why the game was not rated ("" if it was, or is still being counted)."""
+        if self.trouble is not None:
+            return tr("rated.trouble", error=self.trouble)
+        if self.rated is not None and self.rated.refused is not None:
+            return unrated(self.rated.refused)
+        return ""
 
     def offer_rematch(self) -> None:
         """The host reopened the room after the screen was drawn: a rematch is on offer now."""

@@ -499,14 +499,6 @@ class Board(GameBoard):
         self.post_message(self.MoveChosen(move))
 
     @classmethod
-    def standing(cls, result: dict[str, Any], seat: int) -> float:
-        """Each job has its own goal: slack counts as the share of that goal reached."""
-        try:
-            return float(result["scores"][seat]) / max(1, int(result["goals"][seat]))
-        except (KeyError, IndexError, TypeError, ValueError):
-            return super().standing(result, seat)
-
-    @classmethod
     def result_detail(cls, result: dict[str, Any], seat: int) -> Widget | None:
         """The job and how far its goal was reached."""
         try:

@@ -1,0 +1,186 @@
+"""Which games count for a rating, decided from the record alone, so that a ladder needs
+nobody's word: not the host's, not the player's own, not a server's.
+
+A finished record counts when all of this holds (docs/records.md, "What counts for a rating"):
+1. it replays with the engine, move by move, to the end, and to exactly the result its end
+   line states (a record altered by one move either stops replaying or ends otherwise);
+2. its deal was fair, in the sense its kind allows:
+   - `local`: the app drew the seed (the header says `fixed_seed: false`; a seed given with
+     `play --seed` makes a practice game) and the game's name in the proofs is that deal;
+   - `host`: the record holds the host's whole fairness secret, so the check is redone here:
+     the commitment (the game's name in the proofs) is sha256 of the secret and salt, and the
+     seed follows from them and the guests' parts; a seed the host fixed does not count;
+   - `peer`: the peer checked everything at the end (its part in the seed, every view it was
+     shown against the replay) and its end line says `verified` with a code that is not a
+     practice deal; the seed is checked again from the reveal it kept;
+   and no test option stacked the deal;
+3. every seat is somebody: a person proven by their signature for this very game and seat
+   (net.players.identity), or a bot by its level; one person in two seats is refused, and so
+   is a game of bots alone (ladders rate people, and bots by the games they play people);
+4. a seat whose person left before the end is named in the end line's `left`, and only a
+   person's seat can be.
+
+A game is one game however many records of it exist (the host's and each peer's): `key`
+names it by engine, seed and the game's name in the proofs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from engines import get_engine
+from engines.base import TEST_OPTIONS
+from net.players import identity
+from net.records import Record, RecordError, Replay
+from net.table import fairness
+
+# What a peer's end line names a fair deal by (net.table.fairness verdict codes).
+FAIR_CODES = ("verified", "verified_gaps")
+
+# Why a record does not count, in English; the TUI says the same in the player's language.
+REASONS = {
+    "unfinished": "the game did not end",
+    "damaged": "the record does not replay: {error}",
+    "result": "the record replays to another result than it states",
+    "practice": "the deal was chosen, not shuffled (a practice game)",
+    "stacked": "test options fixed the deal",
+    "unverified": "the shuffle was not verified",
+    "unproven": "{name} (seat {n}) has no proven identity",
+    "twice": "{name} plays two seats",
+    "bots": "only bots played it",
+    "left": "the record's list of players who left is broken",
+}
+
+
+class Unrated(Exception):
+    """A record that does not count, and why: `code` is a key of `REASONS`."""
+
+    def __init__(self, code: str, **args: Any) -> None:
+        super().__init__(REASONS[code].format(**args))
+        self.code = code
+        self.fields = args
+
+
+@dataclass(frozen=True)
+class SeatOutcome:
+    """One seat of a counted game: who played it and how it ended for them."""
+
+    ident: str  # a fingerprint (`id:...`) or a bot's identity (`bot:strong`)
+    name: str
+    place: int  # 1 is best; equal places tie
+    left: bool  # its person left before the end (counted last, with a penalty)
+
+    @property
+    def won(self) -> bool:
+        return self.place == 1 and not self.left
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A game that counts, as a ladder takes it."""
+
+    key: str
+    engine: str
+    started: float
+    seats: tuple[SeatOutcome, ...]
+
+
+def game_key(engine: str, seed: int, game_id: str) -> str:
+    """One name per game, whoever's record it comes from."""
+    return hashlib.sha256(f"{engine} {seed} {game_id}".encode()).hexdigest()
+
+
+def _plain(value: Any) -> Any:
+    """`value` as a record's JSON gives it back."""
+    return json.loads(json.dumps(value))
+
+
+def outcome(record: Record) -> Outcome:
+    """The counted game `record` shows; Unrated saying why it does not count."""
+    head = record.header
+    if not record.over:
+        raise Unrated("unfinished")
+    seed, game_id = head.get("seed"), head.get("game_id")
+    if type(seed) is not int or not isinstance(game_id, str):
+        raise Unrated("unverified")
+    _check_deal(record, seed, game_id)
+    try:
+        replay = Replay(record)
+    except RecordError as exc:
+        raise Unrated("damaged", error=str(exc)) from None
+    if not replay.over:
+        raise Unrated("unfinished")
+    if record.result is None or _plain(replay.result) != record.result:
+        raise Unrated("result")
+    players = record.players
+    idents = []
+    for seat, entry in enumerate(players):
+        ident = identity.proven(entry, game_id, seat)
+        if ident is None:
+            raise Unrated("unproven", name=str(entry["name"]), n=seat + 1)
+        if not ident.startswith(identity.BOT_PREFIX) and ident in idents:
+            raise Unrated("twice", name=str(entry["name"]))
+        idents.append(ident)
+    if all(ident.startswith(identity.BOT_PREFIX) for ident in idents):
+        raise Unrated("bots")
+    left = _left(record, players)
+    places = get_engine(record.engine_id).places(replay.result or {})
+    seats = tuple(SeatOutcome(ident, str(entry["name"]), place, seat in left)
+                  for seat, (ident, entry, place) in enumerate(zip(idents, players, places,
+                                                                   strict=True)))
+    return Outcome(game_key(record.engine_id, seed, game_id), record.engine_id,
+                   record.started, seats)
+
+
+def _check_deal(record: Record, seed: int, game_id: str) -> None:
+    """Unrated unless the deal was fair as far as this kind of record can show (see the
+    module docstring)."""
+    head, kind = record.header, record.kind
+    if set(head.get("options") or {}) & set(TEST_OPTIONS):
+        raise Unrated("stacked")
+    if kind == "local":
+        if head.get("fixed_seed") is not False:
+            raise Unrated("practice")
+        if game_id != f"local {record.engine_id} {seed}":
+            raise Unrated("unverified")
+        return
+    if kind == "host":
+        net = head.get("net") or {}
+        if net.get("fixed") is not False:
+            raise Unrated("practice")
+        if net.get("commitment") != game_id:
+            raise Unrated("unverified")
+        _check_seed(net, seed, game_id)
+        return
+    code = record.extra.get("verify_code")
+    if code not in FAIR_CODES or record.extra.get("verified") is not True:
+        raise Unrated("practice" if code == "practice" else "unverified")
+    _check_seed(record.extra.get("fairness") or {}, seed, game_id)
+
+
+def _check_seed(kept: dict[str, Any], seed: int, game_id: str) -> None:
+    """The seed follows from the secret, salt and parts kept, and they from the commitment
+    that names the game."""
+    secret, salt, parts = kept.get("secret"), kept.get("salt"), kept.get("contributions")
+    if type(secret) is not int or not isinstance(salt, str) or not isinstance(parts, list):
+        raise Unrated("unverified")
+    try:
+        fair = (fairness.commitment(secret, salt) == game_id
+                and fairness.joint_seed(secret, salt, parts) == seed)
+    except (TypeError, ValueError):
+        fair = False
+    if not fair:
+        raise Unrated("unverified")
+
+
+def _left(record: Record, players: list[dict[str, Any]]) -> set[int]:
+    """The seats whose person left before the end (the end line's `left`)."""
+    left = record.extra.get("left", [])
+    if not (isinstance(left, list) and all(type(s) is int for s in left)
+            and len(set(left)) == len(left)
+            and all(0 <= s < len(players) and not players[s].get("bot") for s in left)):
+        raise Unrated("left")
+    return set(left)

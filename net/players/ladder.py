@@ -1,0 +1,114 @@
+"""Where a player's ladder lives, and how finished games reach it.
+
+At home, the ladder is the data directory's own (`ladder.sqlite` beside the records): each
+player's own records make their own ladder. A public table (`tabletop-tui serve --ssh`) keeps
+one for everyone who plays there: the SSH server names its own store in `TABLE_ENV` for every
+session it starts, and each session's app counts the games it finished (as local player, host
+or guest) into that one store; a game both a host and a guest of the table finished counts
+once (net.players.counted keys it).
+
+A game is counted when its results screen opens (from the record this terminal just wrote),
+and every record of the data directory not yet looked at is counted when the app starts
+(`catch_up`), so a game whose screen never opened (a crash, a headless guest) counts too.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from net import home, records
+from net.players.counted import Unrated, outcome
+from net.players.sqlite import SqliteLadders
+from net.players.store import Change, StoreError
+from net.records import store as record_files
+
+STORE_FILE = "ladder.sqlite"
+# Set by an SSH table for its sessions: the path of the table's one store.
+TABLE_ENV = "TABLETOP_TUI_LADDER"
+COUNTED = "counted"  # what `note` keeps for a record that counted (else the Unrated code)
+
+
+def store_path() -> Path:
+    """The store games are counted into here: the table's, else this data directory's."""
+    table = os.environ.get(TABLE_ENV)
+    return Path(table) if table else home.data_dir() / STORE_FILE
+
+
+def open_store(path: Path | None = None) -> SqliteLadders:
+    """The ladders, opened (and migrated) for one piece of work: close them after it."""
+    return SqliteLadders(path or store_path())
+
+
+@dataclass
+class Counted:
+    """What became of one record: its game's rating changes, or why it does not count."""
+
+    changes: list[Change] = field(default_factory=list)
+    refused: Unrated | None = None
+
+
+def _stamp(path: Path) -> str:
+    """What changes when a record does (a game finished after it was first looked at)."""
+    info = path.stat()
+    return f"{info.st_size}:{info.st_mtime_ns}"
+
+
+def count(store: SqliteLadders, path: Path) -> Counted:
+    """Count the game recorded at `path` (once: a game counted before keeps its changes)."""
+    source = str(path.resolve())
+    try:
+        stamp = _stamp(path)
+        record = records.load(path)
+        found = outcome(record)
+    except OSError as exc:
+        return Counted(refused=Unrated("damaged", error=exc.strerror or str(exc)))
+    except records.RecordError as exc:
+        refused = Unrated("damaged", error=str(exc))
+        store.note(source, stamp, refused.code)
+        return Counted(refused=refused)
+    except Unrated as exc:
+        store.note(source, stamp, exc.code)
+        return Counted(refused=exc)
+    changes = store.add_game(found)
+    store.note(source, stamp, COUNTED)
+    return Counted(changes)
+
+
+def count_file(path: Path) -> Counted:
+    """`count` into this terminal's store, opened for it."""
+    store = open_store()
+    try:
+        return count(store, path)
+    finally:
+        store.close()
+
+
+def catch_up_here() -> int | None:
+    """`catch_up` with this data directory's records, into the store games are counted into
+    here; None if that store cannot be used now (it is no reason to stop the app)."""
+    try:
+        store = open_store()
+        try:
+            return catch_up(store)
+        finally:
+            store.close()
+    except (StoreError, OSError, sqlite3.Error):
+        return None
+
+
+def catch_up(store: SqliteLadders, folder: Path | None = None) -> int:
+    """Count every record in `folder` (the data directory's) not looked at as it is now, in
+    the order they were begun (their names start with the time); how many of them count."""
+    folder = folder or record_files.records_dir()
+    counted = 0
+    for path in sorted(folder.glob("*.jsonl")):
+        try:
+            if store.seen(str(path.resolve()), _stamp(path)):
+                continue
+        except OSError:
+            continue
+        counted += bool(count(store, path).changes)
+    return counted

@@ -1,0 +1,51 @@
+"""The arithmetic of a ladder: OpenSkill's Plackett-Luce model, one rating per player and
+game, moved by each counted game's places (net.players.counted says which games count).
+
+A rating is a belief about a player's skill: `mu` (its mean) and `sigma` (how unsure it is).
+What ladders show and sort by is the cautious figure `mu - 3 sigma`, which starts at 0 and
+grows only as games make the belief surer, so one lucky first game does not top a ladder.
+Places come from the engine (`Engine.places`: the winners first, ties share a place); a
+seat whose person left before the end counts as last, behind everybody who played on, and
+pays `LEFT_PENALTY` on top, as Board Game Arena does with a game abandoned.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from openskill.models import PlackettLuce
+
+MODEL = PlackettLuce()
+# How far a player who left a game falls beyond counting as last (in mu; a new player's mu
+# is 25 and one lost two-player game costs about 2.6): small, so quitting a lost game costs
+# a little more than losing it, never a season.
+LEFT_PENALTY = 1.0
+# How many standard deviations the shown rating stays below the mean.
+CAUTION = 3.0
+
+
+@dataclass(frozen=True)
+class Skill:
+    """One player's rating at one game."""
+
+    mu: float = MODEL.mu
+    sigma: float = MODEL.sigma
+
+    @property
+    def rating(self) -> float:
+        """The figure a ladder shows and sorts by: the skill the player is 99.7 % likely to
+        have at least."""
+        return self.mu - CAUTION * self.sigma
+
+
+def rate(before: list[Skill], places: list[int], left: list[bool]) -> list[Skill]:
+    """Everybody's rating after one game: `places` per seat (1 is best, equal places tie),
+    `left` whether that seat's person left before the end (last place, and the penalty)."""
+    if len(before) < 2:
+        raise ValueError("a rated game needs two players at least")
+    last = max(places) + 1
+    ranks = [last if gone else place for place, gone in zip(places, left, strict=True)]
+    teams = [[MODEL.rating(mu=s.mu, sigma=s.sigma)] for s in before]
+    after = MODEL.rate(teams, ranks=[float(r) for r in ranks])
+    return [Skill(team[0].mu - (LEFT_PENALTY if gone else 0.0), team[0].sigma)
+            for team, gone in zip(after, left, strict=True)]

@@ -1,0 +1,69 @@
+"""How every screen speaks of ratings (the ladder, a player's page, the results): a player's
+name on a ladder (a bot by its level), a rating and its change in the language of the moment,
+and why a game was not rated."""
+
+from __future__ import annotations
+
+from net.players import identity
+from net.players.counted import Unrated
+from tui.i18n import language, localised_name, register, tr
+
+
+def player_name(ident: str, name: str) -> str:
+    """A ladder's name for a player: a bot by its level (its seat's name says nothing), a
+    default name in the language of the moment ("You" at home is "Du" in German)."""
+    if ident.startswith(identity.BOT_PREFIX):
+        return tr(f"lobby.bot_{ident[len(identity.BOT_PREFIX):]}")
+    return localised_name(name)
+
+
+def number(value: float, signed: bool = False) -> str:
+    """One decimal, with the decimal comma in German."""
+    text = f"{value:+.1f}" if signed else f"{value:.1f}"
+    if text in ("+0.0", "-0.0"):
+        text = "±0.0"
+    return text.replace(".", ",") if language() == "de" else text
+
+
+def unrated(refused: Unrated) -> str:
+    """Why a game does not count, as a sentence in the current language."""
+    return tr("rated.not", why=tr(f"rated.why.{refused.code}", **refused.fields))
+
+
+register(
+    {
+        "en": {
+            "rated.not": "Not rated: {why}.",
+            "rated.trouble": "Not rated: the ladder cannot be used ({error}).",
+            "rated.why.unfinished": "the game did not end",
+            "rated.why.damaged": "the record does not replay ({error})",
+            "rated.why.result": "the record replays to another result than it states",
+            "rated.why.practice": "the deal was chosen, not shuffled (a practice game)",
+            "rated.why.stacked": "test options fixed the deal",
+            "rated.why.unverified": "the shuffle was not verified",
+            "rated.why.unproven": "{name} (seat {n}) has no proven identity",
+            "rated.why.twice": "{name} plays two seats",
+            "rated.why.bots": "only bots played it",
+            "rated.why.left": "the record's list of players who left is broken",
+            "rated.rating": "rating {rating}",
+            "rated.left": "left early",
+        },
+        "de": {
+            "rated.not": "Nicht gewertet: {why}.",
+            "rated.trouble": "Nicht gewertet: die Rangliste ist nicht lesbar ({error}).",
+            "rated.why.unfinished": "das Spiel wurde nicht beendet",
+            "rated.why.damaged": "die Aufzeichnung lässt sich nicht abspielen ({error})",
+            "rated.why.result": "die Aufzeichnung endet mit einem anderen Ergebnis, als sie "
+                                "angibt",
+            "rated.why.practice": "die Karten wurden gewählt, nicht gemischt (ein Übungsspiel)",
+            "rated.why.stacked": "Testoptionen haben die Karten festgelegt",
+            "rated.why.unverified": "das Mischen wurde nicht bestätigt",
+            "rated.why.unproven": "{name} (Platz {n}) hat keine nachgewiesene Identität",
+            "rated.why.twice": "{name} spielt zwei Plätze",
+            "rated.why.bots": "nur Bots haben gespielt",
+            "rated.why.left": "die Liste der Spieler, die gegangen sind, ist beschädigt",
+            "rated.rating": "Wertung {rating}",
+            "rated.left": "vorzeitig gegangen",
+        },
+    }
+)

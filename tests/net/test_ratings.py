@@ -28,6 +28,7 @@ from net.players.counted import Outcome, SeatOutcome
 from net.players.sqlite import MIGRATIONS, VERSION, SqliteLadders
 from net.players.store import StoreError
 from net.relay.server import Relay
+from net.table.clocks import per_move
 from net.table.session import HostSession, SeatInfo
 from tui import cli
 
@@ -201,7 +202,7 @@ async def open_room(relay: Relay, names: tuple[str, ...] = ("Pia", "Per"), *,
     peers = []
     for i, name in enumerate(names):
         remote = RemoteLink(code, name, server=relay.url)
-        remote.identity = someone()
+        remote.deal.identity = someone()
         peers.append(player(remote, seed=10 + i))
         await remote.connect()
     return host, me, peers
@@ -235,7 +236,7 @@ async def test_a_networked_game_counts_once_from_the_host_and_every_peer(relay: 
     assert found[0].changes == found[1].changes == found[2].changes
     mine = identity.mine()
     assert mine is not None
-    guests = [p.link.identity.fingerprint for p in peers]  # type: ignore[attr-defined]
+    guests = [p.link.deal.identity.fingerprint for p in peers]  # type: ignore[attr-defined]
     assert [c.ident for c in found[0].changes] == [mine.fingerprint, *guests]
 
 
@@ -282,7 +283,7 @@ class Quitter(Player):
 async def test_a_guest_who_left_counts_last_with_a_penalty(relay: Relay) -> None:
     host, me, (pia,) = await open_room(relay, ("Pia",))
     quitter = Quitter(RemoteLink(host.code, "Per", server=relay.url), seed=3)
-    quitter.link.identity = someone()  # type: ignore[attr-defined]
+    quitter.link.deal.identity = someone()  # type: ignore[attr-defined]
     await quitter.link.connect()  # type: ignore[attr-defined]
     host.lobby.set_takeover(0)  # a bot plays for whoever leaves, at once
     await play_out(host, me, pia)
@@ -295,7 +296,7 @@ async def test_a_guest_who_left_counts_last_with_a_penalty(relay: Relay) -> None
     assert changes == counted(host.record_path).changes  # type: ignore[arg-type]
     gone = changes[2]
     assert gone.left and gone.place == 3
-    assert gone.ident == quitter.link.identity.fingerprint  # type: ignore[attr-defined]
+    assert gone.ident == quitter.link.deal.identity.fingerprint  # type: ignore[attr-defined]
     # Last, and a little more: below what last place alone would have cost.
     others = [c.place for c in changes[:2]]
     alone = ratings.rate([c.before for c in changes], [*others, max(others) + 1], [False] * 3)
@@ -428,9 +429,7 @@ def test_an_ssh_table_gives_its_sessions_its_own_ladder(private_dirs: Path) -> N
     from net.ssh.limits import SshLimits
     from net.ssh.server import SshConfig, SshTable
 
-    table = SshTable.__new__(SshTable)  # the environment only: no server started
-    table.config = SshConfig(port=0, limits=SshLimits())
-    table.relay_url = "ws://127.0.0.1:1"
+    table = SshTable(SshConfig(port=0, limits=SshLimits()), "ws://127.0.0.1:1")  # not started
     env = table.child_env(Visitor(addr="127.0.0.1", username="ada"), "xterm", {})
     assert env[ladder.TABLE_ENV] == str(private_dirs / "home" / ladder.STORE_FILE)
     assert env["TABLETOP_TUI_HOME"] != str(private_dirs / "home")  # the player's own records
@@ -451,7 +450,7 @@ async def test_a_guest_at_the_screen_sees_the_rating_change_once_the_record_is_s
 
     host = NetHost("schoko", 2, relay_url=relay.url, bot_delay=0, level="random")
     await host.open()
-    host.set_timer(0.01)
+    host.set_clock(per_move(0.01))
     app = TabletopApp(lang="en", opening=lambda: JoinScreen(host.display_code, "Pia", relay.url,
                                                             auto=True))
     try:

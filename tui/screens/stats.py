@@ -62,10 +62,10 @@ class StatsOverlay(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         record, result = self.replay.record, self.replay.result or {}
-        board = boards.board_class(record.engine_id)  # its module registers the words
+        boards.board_class(record.engine_id)  # its module registers the words
         names = distinct_names([third_person(localised_name(str(p["name"])), seat)
                                 for seat, p in enumerate(record.players)])
-        order = ranking(board, result) if result else list(range(len(names)))
+        order = ranking(record.engine_id, result) if result else list(range(len(names)))
         with Vertical():
             yield Static(Content(tr("stats.of", game=self.replay.engine.title)),
                          id="stats-title")

@@ -37,7 +37,7 @@ import asyncssh
 
 import net
 from net.host.hosting import TABLE_RELAY_ENV, TABLE_SSH_ENV, HostPlan, start_relay
-from net.players import identity, ladder
+from net.players import identity, ladder, reputation
 from net.relay import addresses
 from net.ssh import logs
 from net.ssh.access import Access, Visitor
@@ -341,7 +341,8 @@ def serve_with_ssh(host: str, port: int, config: SshConfig) -> int:
         print(f"tabletop-tui: {text}", flush=True)
 
     async def main() -> int:
-        relay = Relay()
+        # The word on a host beside its open table comes from the table's own ladder.
+        relay = Relay(reputation=reputation.TableWord(ladder.store_path()))
         try:
             relay_port = await relay.start(host, port)
         except OSError as exc:

@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 import msgpack
@@ -25,7 +26,9 @@ from net.host.authority import NetHost
 from net.host.link import HostLink
 from net.peer.remote import RemoteLink
 from net.peer.tables import OpenTable, TablesError, best, open_tables
-from net.players import identity
+from net.players import identity, reputation
+from net.players.counted import Outcome, SeatOutcome
+from net.players.sqlite import SqliteLadders
 from net.relay.server import Relay
 from net.wire import codes, public
 from net.wire.frames import encode
@@ -280,3 +283,36 @@ async def test_the_tables_command_lists_them_for_people_and_scripts(relay: Relay
         assert gone.returncode == 1 and "cannot reach the relay" in gone.stderr
     finally:
         await host.close()
+
+
+async def test_a_table_with_a_ladder_shows_the_hosts_rating_and_finished_share(
+    tmp_path: Path,
+) -> None:
+    """The word beside a host's name comes from the table's own ladder, for the proven key
+    only; the relay asks the store once a minute per player, whoever refreshes the list."""
+    me = identity.mine()
+    assert me is not None
+    store = SqliteLadders(tmp_path / "ladder.sqlite")
+    try:
+        for n, left in enumerate((False, False, False, True)):  # one game of four left early
+            seats = (SeatOutcome(me.fingerprint, "Hana", 1 + left, left),
+                     SeatOutcome("bot:strong", "bot:strong", 2 - left, False))
+            store.add_game(Outcome(f"game{n}", "schoene", float(n), seats))
+        expected = {"rating": store.summary(me.fingerprint)[0].skill.rating, "finished": 0.75}
+    finally:
+        store.close()
+    asked: list[str] = []
+    word = reputation.TableWord(tmp_path / "ladder.sqlite")
+    relay = Relay(reputation=lambda ident, game: asked.append(ident) or word(ident, game))
+    await relay.start("127.0.0.1", 0)
+    host = await hosting(relay)
+    try:
+        (table,) = await listed(relay)
+        assert (table.rating, table.finished) == (expected["rating"], expected["finished"])
+        (other,) = await open_tables(relay.url, "schoene")
+        assert other.rating == table.rating and len(asked) == 2
+        assert len(word.kept) == 1  # the second look was answered from what was kept
+        assert word(me.fingerprint, "schoko") == {"rating": None, "finished": 0.75}
+    finally:
+        await host.close()
+        await relay.stop()

@@ -107,6 +107,14 @@ def _server(text: str) -> str:
     return text
 
 
+def _database(text: str) -> str:
+    from net.players import ladder
+
+    if not ladder.is_database(text):
+        raise argparse.ArgumentTypeError("expected a PostgreSQL URL: postgresql://USER@HOST/DB")
+    return text
+
+
 def _game(text: str) -> str:
     if text not in ENGINE_IDS:
         raise argparse.ArgumentTypeError(
@@ -230,6 +238,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     serve.add_argument("--port", type=_port, default=DEFAULT_PORT)
     _add_ssh_options(serve)
+    serve.add_argument("--db", type=_database, default=None, metavar="URL",
+                       help="with --ssh: keep the table's ladder in this PostgreSQL database, "
+                       "shared by every machine of the table (default: $TABLETOP_TUI_DB, else "
+                       "an SQLite file in the data directory)")
 
     rules = sub.add_parser("rules", help="print a game's rules")
     rules.add_argument("game", type=_game)
@@ -243,6 +255,9 @@ def build_parser() -> argparse.ArgumentParser:
     ladder.add_argument("game", type=_game, nargs="?", default=None,
                         help="one game's ladder (default: every game's)")
     ladder.add_argument("--json", action="store_true", help="print JSON for scripts")
+    ladder.add_argument("--db", type=_database, default=None, metavar="URL",
+                        help="read the ladder of a table's PostgreSQL database "
+                        "(default: $TABLETOP_TUI_DB, else this data directory's)")
     kept = sub.add_parser("records", help="list the kept game records; --prune deletes some")
     kept.add_argument("--prune", action="store_true", help="delete the records selected below")
     kept.add_argument("--older-than", type=_count, default=None, metavar="DAYS",
@@ -447,7 +462,7 @@ def _players(args: argparse.Namespace) -> None:
     from net.players.store import StoreError
 
     try:
-        store = ladder.open_store()
+        store = ladder.open_store(args.db)
         try:
             ladder.catch_up(store)
             games = [args.game] if args.game else list(ENGINE_IDS)
@@ -475,6 +490,28 @@ def _players(args: argparse.Namespace) -> None:
         lines.append("no rated games yet: a game counts once it is over, its shuffle verified "
                      "and every person in it proven")
     _print("\n".join(lines))
+
+
+def _table_database(args: argparse.Namespace) -> None:
+    """`serve --db URL` (else $TABLETOP_TUI_DB): the table's ladder in that PostgreSQL database,
+    reached and migrated before the table opens, then named to every session it starts."""
+    from net.players import ladder
+    from net.players.store import StoreError
+
+    url = args.db or os.environ.get(ladder.DB_ENV)
+    if not url:
+        return
+    if args.ssh is None:
+        if args.db:
+            fail("--db needs --ssh PORT (it keeps the ladder of an SSH table)")
+        return
+    if not ladder.is_database(url):
+        fail(f"${ladder.DB_ENV} must be a PostgreSQL URL: postgresql://USER@HOST/DB")
+    try:
+        ladder.open_store(url).close()
+    except StoreError as exc:
+        fail(str(exc))
+    os.environ[ladder.TABLE_ENV] = url
 
 
 def _print(text: str) -> None:
@@ -514,6 +551,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         _join_app(args)
     elif command == "serve":
         ssh = _ssh_config(args)
+        _table_database(args)
         if ssh is not None:
             from net.ssh.server import serve_with_ssh
 

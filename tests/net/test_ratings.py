@@ -18,9 +18,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import asyncssh
 import psycopg
 import pytest
 from netsupport import TIMEOUT, Player
+from ssh_support import OpenTable, code_on, connect
+from test_ssh_play import play_by_taking
 
 from engines import get_engine
 from net import records
@@ -501,6 +504,42 @@ def test_players_and_serve_read_a_database_url_and_say_in_one_line_what_is_wrong
     store = ladder.open_store()
     try:
         assert isinstance(store, PostgresLadders) and store.name("id:Ada") == "id:Ada"
+    finally:
+        store.close()
+
+
+async def test_the_games_of_an_ssh_tables_players_count_into_the_tables_store(
+    open_table: OpenTable, relay: Relay, store_at: str,
+) -> None:
+    """Two players with keys host and join a game over SSH (with a bot): their sessions count
+    it into the table's one store, the SQLite file or the database the table was given."""
+    table = await open_table()
+    keys = {name: asyncssh.generate_private_key("ssh-ed25519") for name in ("ada", "bob")}
+    ada = await connect(table.port, "ada", key=keys["ada"])
+    bob = None
+    try:
+        await ada.wait_for("Host a game", "the menu")
+        ada.press("down", "enter")
+        await ada.wait_for(relay.url, "the host form")
+        ada.press("f5")
+        code = await ada.wait_for(lambda: code_on(ada), "the join code")
+        ada.press("tab", "enter")  # + Bot in the first empty seat
+        await ada.wait_for("Bot 2", "a bot in seat 2")
+        bob = await connect(table.port, "bob", key=keys["bob"], command=f"join {code}")
+        await ada.wait_for("bob", "bob in the host's lobby")
+        ada.press("f5")
+        await play_by_taking([ada, bob])
+        for player in (ada, bob):
+            await player.wait_for(lambda p=player: "rating " in p.text(), "the rating changes")
+    finally:
+        for player in (ada, bob):
+            if player is not None:
+                await player.close()
+    store = ladder.open_store(store_at)
+    try:
+        names = sorted(s.name for s in store.ladder("schoene"))
+        assert names == ["Bot 2", "ada", "bob"] and all(
+            s.games == 1 for s in store.ladder("schoene"))
     finally:
         store.close()
 

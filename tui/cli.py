@@ -250,14 +250,14 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("file", help="a record, e.g. one a friend exported")
     ladder = sub.add_parser(
         "players", help="print the ladder of this data directory (a table's with serve --ssh)",
-        epilog="Counts the records of this data directory not counted yet first. Ratings are "
+        epilog="Counts the records of this data directory not counted yet first (into the "
+        "database of $TABLETOP_TUI_DB when that is set, never into one --db names). Ratings are "
         "OpenSkill's cautious figure, mu - 3 sigma; bots are rated too.")
     ladder.add_argument("game", type=_game, nargs="?", default=None,
                         help="one game's ladder (default: every game's)")
     ladder.add_argument("--json", action="store_true", help="print JSON for scripts")
     ladder.add_argument("--db", type=_database, default=None, metavar="URL",
-                        help="read the ladder of a table's PostgreSQL database "
-                        "(default: $TABLETOP_TUI_DB, else this data directory's)")
+                        help="only read the ladder of a table's PostgreSQL database")
     kept = sub.add_parser("records", help="list the kept game records; --prune deletes some")
     kept.add_argument("--prune", action="store_true", help="delete the records selected below")
     kept.add_argument("--older-than", type=_count, default=None, metavar="DAYS",
@@ -454,7 +454,9 @@ def _records(args: argparse.Namespace) -> None:
 
 
 def _players(args: argparse.Namespace) -> None:
-    """The ladder of every game (or one), from this data directory's store."""
+    """The ladder of every game (or one), from the store games are counted into here, caught
+    up with this data directory's records first; or only read from the database `--db` names
+    (a table's: the operator's own games are not the table's)."""
     import json
     import sqlite3
 
@@ -464,7 +466,8 @@ def _players(args: argparse.Namespace) -> None:
     try:
         store = ladder.open_store(args.db)
         try:
-            ladder.catch_up(store)
+            if not args.db:
+                ladder.catch_up(store)
             games = [args.game] if args.game else list(ENGINE_IDS)
             found = {game: store.ladder(game) for game in games}
         finally:

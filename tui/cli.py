@@ -125,6 +125,14 @@ def _server(text: str) -> str:
     return text
 
 
+def _database(text: str) -> str:
+    from net.players import ladder
+
+    if not ladder.is_database(text):
+        raise argparse.ArgumentTypeError("expected a PostgreSQL URL: postgresql://USER@HOST/DB")
+    return text
+
+
 def _game(text: str) -> str:
     if text not in ENGINE_IDS:
         raise argparse.ArgumentTypeError(
@@ -293,6 +301,10 @@ def build_parser() -> argparse.ArgumentParser:
                             "over any room (also TABLETOP_TUI_RELAY_SECRET_FILE, or "
                             "TABLETOP_TUI_RELAY_SECRET as hex)")
     _add_ssh_options(serve)
+    serve.add_argument("--db", type=_database, default=None, metavar="URL",
+                       help="with --ssh: keep the table's ladder in this PostgreSQL database, "
+                       "shared by every machine of the table (default: $TABLETOP_TUI_DB, else "
+                       "an SQLite file in the data directory)")
 
     rules = sub.add_parser("rules", help="print a game's rules")
     rules.add_argument("game", type=_game)
@@ -301,11 +313,14 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("file", help="a record, e.g. one a friend exported")
     ladder = sub.add_parser(
         "players", help="print the ladder of this data directory (a table's with serve --ssh)",
-        epilog="Counts the records of this data directory not counted yet first. Ratings are "
+        epilog="Counts the records of this data directory not counted yet first (into the "
+        "database of $TABLETOP_TUI_DB when that is set, never into one --db names). Ratings are "
         "OpenSkill's cautious figure, mu - 3 sigma; bots are rated too.")
     ladder.add_argument("game", type=_game, nargs="?", default=None,
                         help="one game's ladder (default: every game's)")
     ladder.add_argument("--json", action="store_true", help="print JSON for scripts")
+    ladder.add_argument("--db", type=_database, default=None, metavar="URL",
+                        help="only read the ladder of a table's PostgreSQL database")
     kept = sub.add_parser("records", help="list the kept game records; --prune deletes some")
     kept.add_argument("--prune", action="store_true", help="delete the records selected below")
     kept.add_argument("--older-than", type=_count, default=None, metavar="DAYS",
@@ -590,7 +605,9 @@ def _records(args: argparse.Namespace) -> None:
 
 
 def _players(args: argparse.Namespace) -> None:
-    """The ladder of every game (or one), from this data directory's store."""
+    """The ladder of every game (or one), from the store games are counted into here, caught
+    up with this data directory's records first; or only read from the database `--db` names
+    (a table's: the operator's own games are not the table's)."""
     import json
     import sqlite3
 
@@ -598,9 +615,10 @@ def _players(args: argparse.Namespace) -> None:
     from net.players.store import StoreError
 
     try:
-        store = ladder.open_store()
+        store = ladder.open_store(args.db)
         try:
-            ladder.catch_up(store)
+            if not args.db:
+                ladder.catch_up(store)
             games = [args.game] if args.game else list(ENGINE_IDS)
             found = {game: store.ladder(game) for game in games}
         finally:
@@ -626,6 +644,28 @@ def _players(args: argparse.Namespace) -> None:
         lines.append("no rated games yet: a game counts once it is over, its shuffle verified "
                      "and every person in it proven")
     _print("\n".join(lines))
+
+
+def _table_database(args: argparse.Namespace) -> None:
+    """`serve --db URL` (else $TABLETOP_TUI_DB): the table's ladder in that PostgreSQL database,
+    reached and migrated before the table opens, then named to every session it starts."""
+    from net.players import ladder
+    from net.players.store import StoreError
+
+    url = args.db or os.environ.get(ladder.DB_ENV)
+    if not url:
+        return
+    if args.ssh is None:
+        if args.db:
+            fail("--db needs --ssh PORT (it keeps the ladder of an SSH table)")
+        return
+    if not ladder.is_database(url):
+        fail(f"${ladder.DB_ENV} must be a PostgreSQL URL: postgresql://USER@HOST/DB")
+    try:
+        ladder.open_store(url).close()
+    except StoreError as exc:
+        fail(str(exc))
+    os.environ[ladder.TABLE_ENV] = url
 
 
 def _print(text: str) -> None:
@@ -672,6 +712,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     elif command == "serve":
         _shared_secret(args.secret_file)
         ssh = _ssh_config(args)
+        _table_database(args)
         if ssh is not None:
             from net.ssh.server import serve_with_ssh
 

@@ -3,9 +3,10 @@
 At home, the ladder is the data directory's own (`ladder.sqlite` beside the records): each
 player's own records make their own ladder. A public table (`tabletop-tui serve --ssh`) keeps
 one for everyone who plays there: the SSH server names its own store in `TABLE_ENV` for every
-session it starts, and each session's app counts the games it finished (as local player, host
-or guest) into that one store; a game both a host and a guest of the table finished counts
-once (net.players.counted keys it).
+session it starts (its own SQLite file, or the PostgreSQL database of `serve --db URL` or
+`DB_ENV` that all the machines of one table share), and each session's app counts the games
+it finished (as local player, host or guest) into that one store; a game both a host and a
+guest of the table finished counts once (net.players.counted keys it).
 
 A game is counted when its results screen opens (from the record this terminal just wrote),
 and every record of the data directory not yet looked at is counted when the app starts
@@ -22,24 +23,43 @@ from pathlib import Path
 from net import home, records
 from net.players.counted import Unrated, outcome
 from net.players.sqlite import SqliteLadders
-from net.players.store import Change, StoreError
+from net.players.store import Change, Ladders, StoreError
 from net.records import store as record_files
 
 STORE_FILE = "ladder.sqlite"
-# Set by an SSH table for its sessions: the path of the table's one store.
+# Set by an SSH table for its sessions: the table's one store (a file's path or a database URL).
 TABLE_ENV = "TABLETOP_TUI_LADDER"
+# A PostgreSQL URL (postgresql://...): the store of this machine's table and `players` command.
+DB_ENV = "TABLETOP_TUI_DB"
+DB_SCHEMES = ("postgresql://", "postgres://")
 COUNTED = "counted"  # what `note` keeps for a record that counted (else the Unrated code)
 
 
 def store_path() -> Path:
-    """The store games are counted into here: the table's, else this data directory's."""
-    table = os.environ.get(TABLE_ENV)
-    return Path(table) if table else home.data_dir() / STORE_FILE
+    """This data directory's own store."""
+    return home.data_dir() / STORE_FILE
 
 
-def open_store(path: Path | None = None) -> SqliteLadders:
-    """The ladders, opened (and migrated) for one piece of work: close them after it."""
-    return SqliteLadders(path or store_path())
+def store_location() -> str:
+    """The store games are counted into here: the table's, else the database `DB_ENV` names,
+    else this data directory's."""
+    return os.environ.get(TABLE_ENV) or os.environ.get(DB_ENV) or str(store_path())
+
+
+def is_database(where: str) -> bool:
+    """Whether `where` names a PostgreSQL database rather than an SQLite file."""
+    return where.startswith(DB_SCHEMES)
+
+
+def open_store(where: str | Path | None = None) -> Ladders:
+    """The ladders at `where` (a file, or a PostgreSQL URL; by default `store_location()`),
+    opened and migrated for one piece of work: close them after it."""
+    where = str(where or store_location())
+    if is_database(where):
+        from net.players.postgres import PostgresLadders  # psycopg only for a server's store
+
+        return PostgresLadders(where)
+    return SqliteLadders(Path(where))
 
 
 @dataclass
@@ -56,7 +76,7 @@ def _stamp(path: Path) -> str:
     return f"{info.st_size}:{info.st_mtime_ns}"
 
 
-def count(store: SqliteLadders, path: Path) -> Counted:
+def count(store: Ladders, path: Path) -> Counted:
     """Count the game recorded at `path` (once: a game counted before keeps its changes)."""
     source = str(path.resolve())
     try:
@@ -99,7 +119,7 @@ def catch_up_here() -> int | None:
         return None
 
 
-def catch_up(store: SqliteLadders, folder: Path | None = None) -> int:
+def catch_up(store: Ladders, folder: Path | None = None) -> int:
     """Count every record in `folder` (the data directory's) not looked at as it is now, in
     the order they were begun (their names start with the time); how many of them count."""
     folder = folder or record_files.records_dir()

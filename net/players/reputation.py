@@ -38,11 +38,12 @@ def of(store: Ladders, ident: str, game: str) -> Word:
 
 
 class TableWord:
-    """The word of the table's store at `path` on each player, kept for `KEEP` seconds; a store
-    that cannot be read says nothing (and is asked again next time)."""
+    """The word of the table's store at `where` (a file or a database URL, as
+    net.players.ladder takes them) on each player, kept for `KEEP` seconds; a store that cannot
+    be read says nothing (and is asked again next time)."""
 
-    def __init__(self, path: Path, clock: Callable[[], float] = time.monotonic) -> None:
-        self.path = path
+    def __init__(self, where: str | Path, clock: Callable[[], float] = time.monotonic) -> None:
+        self.where = where
         self.clock = clock
         self.kept: dict[tuple[str, str], tuple[float, Word]] = {}
 
@@ -52,7 +53,7 @@ class TableWord:
         if kept is not None and now - kept[0] < KEEP:
             return kept[1]
         try:
-            store = ladder.open_store(self.path)
+            store = ladder.open_store(self.where)
             try:
                 found = of(store, ident, game)
             finally:

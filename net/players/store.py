@@ -1,5 +1,6 @@
-"""What a ladder keeps, behind one small interface: the SQLite file in a data directory
-(net.players.sqlite) implements it today, a server's database can tomorrow.
+"""What a ladder keeps, behind one small interface: an SQLite file in a data directory
+(net.players.sqlite) or a PostgreSQL database a table's machines share (net.players.postgres)
+implements it, both over the one schema and statement list of net.players.sql.
 
 A store takes counted games (net.players.counted) and moves its ratings with each
 (net.players.ratings), one ladder per game, keyed by identity. It answers the screens and the

@@ -259,8 +259,9 @@ class SshTable:
             env[codes.CODE_ENV] = code
         if visitor.key is None:  # a name is no identity: this player plays unrated
             env[identity.UNRATED_ENV] = "1"
-        # One ladder for everyone who plays here: the table's, in our own data directory.
-        env[ladder.TABLE_ENV] = str(ladder.store_path())
+        # One ladder for everyone who plays here: the table's (our own file, or the database
+        # every machine of the table shares).
+        env[ladder.TABLE_ENV] = ladder.store_location()
         for name, pattern in _PASSED_ENV.items():
             value = client_env.get(name, "")
             if re.fullmatch(pattern, value):
@@ -342,7 +343,7 @@ def serve_with_ssh(host: str, port: int, config: SshConfig) -> int:
 
     async def main() -> int:
         # The word on a host beside its open table comes from the table's own ladder.
-        relay = Relay(reputation=reputation.TableWord(ladder.store_path()))
+        relay = Relay(reputation=reputation.TableWord(ladder.store_location()))
         try:
             relay_port = await relay.start(host, port)
         except OSError as exc:

@@ -1,13 +1,15 @@
 """Fixtures for the network tests: private data and rooms directories, a live relay on a
-random free port of 127.0.0.1, and SSH tables for it."""
+random free port of 127.0.0.1, SSH tables for it, and the players' store in each backend
+(SQLite's file and a real PostgreSQL server's database)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from pg_server import NoServer, Server
 from ssh_support import OpenTable
 
 from net.relay.server import Limits, Relay
@@ -22,6 +24,34 @@ def private_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("TABLETOP_TUI_HOME", str(tmp_path / "home"))
     monkeypatch.setenv("TABLETOP_TUI_ROOMS", str(tmp_path / "rooms"))
     return tmp_path
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Server]:
+    """One PostgreSQL server for the whole test session (tests.net.pg_server)."""
+    try:
+        server = Server()
+        server.start()
+    except NoServer as exc:
+        pytest.fail(f"no PostgreSQL server for the store's tests: {exc}", pytrace=False)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def store_at(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Where the players' store of this test lives, once per backend: this data directory's
+    SQLite file, or a fresh PostgreSQL database named in $TABLETOP_TUI_DB (so that
+    `ladder.open_store()` opens it, as on a table's machines)."""
+    from net.players import ladder
+
+    if request.param == "sqlite":
+        return ladder.store_location()
+    url = request.getfixturevalue("postgres").database()
+    monkeypatch.setenv(ladder.DB_ENV, url)
+    return url
 
 
 @pytest.fixture

@@ -1,7 +1,9 @@
 """Ratings from verified games only: real records (a local game, networked games over a relay
-on 127.0.0.1) are counted into the SQLite ladder; a record altered by one move, a forged
-identity, a practice deal are not; one game counts once however many records of it arrive,
-also from several processes at once; a player who left counts last; older stores migrate."""
+on 127.0.0.1) are counted into the ladder; a record altered by one move, a forged identity, a
+practice deal are not; one game counts once however many records of it arrive, also from
+several processes or connections at once; a player who left counts last; older stores
+migrate. The store's tests run against both backends: SQLite's file and a real PostgreSQL
+server's database (the `store_at` fixture)."""
 
 from __future__ import annotations
 
@@ -11,12 +13,17 @@ import random
 import sqlite3
 import subprocess
 import sys
+import threading
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import asyncssh
+import psycopg
 import pytest
 from netsupport import TIMEOUT, Player
+from ssh_support import OpenTable, code_on, connect
+from test_ssh_play import play_by_taking
 
 from engines import get_engine
 from net import records
@@ -25,8 +32,9 @@ from net.host.link import HostLink
 from net.peer.remote import RemoteLink
 from net.players import identity, ladder, ratings
 from net.players.counted import Outcome, SeatOutcome
-from net.players.sqlite import MIGRATIONS, VERSION, SqliteLadders
-from net.players.store import StoreError
+from net.players.postgres import PostgresLadders
+from net.players.sql import MIGRATIONS, VERSION
+from net.players.store import Change, StoreError
 from net.relay.server import Relay
 from net.table.clocks import per_move
 from net.table.session import HostSession, SeatInfo
@@ -77,7 +85,7 @@ def lines(path: Path) -> list[str]:
 
 
 # -- local games --------------------------------------------------------------------------------
-def test_a_local_game_moves_everybodys_rating_by_their_places() -> None:
+def test_a_local_game_moves_everybodys_rating_by_their_places(store_at: str) -> None:
     path = local_record(7)
     result = records.load(path).result
     assert result is not None
@@ -171,7 +179,7 @@ def test_practice_deals_hot_seats_and_bots_alone_are_not_rated() -> None:
     assert refused(recorder.path) == "bots"
 
 
-def test_an_unfinished_game_counts_once_it_is_finished() -> None:
+def test_an_unfinished_game_counts_once_it_is_finished(store_at: str) -> None:
     path = local_record(10)
     text = lines(path)
     path.write_text("\n".join(text[:-5]) + "\n", encoding="utf-8")  # as it was mid-game
@@ -220,7 +228,8 @@ async def play_out(host: NetHost, *players: Player) -> None:
         await host.close()
 
 
-async def test_a_networked_game_counts_once_from_the_host_and_every_peer(relay: Relay) -> None:
+async def test_a_networked_game_counts_once_from_the_host_and_every_peer(relay: Relay,
+                                                                       store_at: str) -> None:
     host, me, peers = await open_room(relay)
     await play_out(host, me, *peers)
     paths = [host.record_path, *(p.link.record_path for p in peers)]  # type: ignore[attr-defined]
@@ -324,9 +333,9 @@ WRITER = """
 import sys
 from pathlib import Path
 from typing import Any
+from net.players import ladder
 from net.players.counted import Outcome, SeatOutcome
-from net.players.sqlite import SqliteLadders
-store = SqliteLadders(Path(sys.argv[1]))
+store = ladder.open_store(sys.argv[1])
 for key in sys.argv[2:]:
     idents = (f"id:{key}-0", f"id:{key}-1", "id:everyone")
     store.add_game(Outcome(key, "schoene", 0.0, tuple(
@@ -335,15 +344,14 @@ store.close()
 """
 
 
-def test_writers_in_several_processes_count_each_game_once(tmp_path: Path) -> None:
-    path = tmp_path / "ladder.sqlite"
+def test_writers_in_several_processes_count_each_game_once(store_at: str) -> None:
     shared = [f"s{n}" for n in range(8)]  # every process has these records too
     jobs = [shared[w:] + shared[:w] + [f"w{w}-{n}" for n in range(4)] for w in range(4)]
     root = str(Path(__file__).resolve().parents[2])
-    workers = [subprocess.Popen([sys.executable, "-c", WRITER, str(path), *keys], cwd=root)
+    workers = [subprocess.Popen([sys.executable, "-c", WRITER, store_at, *keys], cwd=root)
                for keys in jobs]
     assert [worker.wait(60) for worker in workers] == [0] * len(workers)
-    store = SqliteLadders(path)
+    store = ladder.open_store(store_at)
     try:
         games = 8 + 4 * 4
         everyone = store.standing("schoene", "id:everyone")
@@ -360,9 +368,51 @@ def test_writers_in_several_processes_count_each_game_once(tmp_path: Path) -> No
         store.close()
 
 
-def test_an_older_store_is_migrated_when_opened_and_a_newer_one_refused(tmp_path: Path) -> None:
-    path = tmp_path / "ladder.sqlite"
-    old = sqlite3.connect(path)  # a store as version 1 of the schema left it
+def test_two_writers_recording_the_same_games_at_once_count_each_once(store_at: str) -> None:
+    games = [outcome_of(f"g{n}", ("id:A", "id:B", f"id:{n}")) for n in range(12)]
+    start = threading.Barrier(2)
+    found: list[list[list[Change]]] = [[], []]
+    errors: list[BaseException] = []
+
+    def writer(me: int) -> None:  # its own connection, as another node's session has
+        try:
+            start.wait(TIMEOUT)  # both open (and migrate) the new store at once, too
+            store = ladder.open_store(store_at)
+            try:
+                for game in games:
+                    start.wait(TIMEOUT)
+                    found[me].append(store.add_game(game))
+            finally:
+                store.close()
+        except BaseException as exc:
+            errors.append(exc)
+            start.abort()
+
+    threads = [threading.Thread(target=writer, args=(me,)) for me in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(TIMEOUT * 3)
+    assert errors == []
+    assert found[0] == found[1] and len(found[0]) == len(games)
+    store = ladder.open_store(store_at)
+    try:
+        line = store.standing("schoene", "id:A")
+        assert line is not None and line[0].games == len(games)
+        assert [p.key for p in store.history("id:B", "schoene")] == [g.key for g in games]
+    finally:
+        store.close()
+
+
+def plain_connection(where: str) -> Any:
+    """A connection to the store at `where` without tabletop-tui (autocommitting)."""
+    if ladder.is_database(where):
+        return psycopg.connect(where, autocommit=True)
+    return sqlite3.connect(where, isolation_level=None)
+
+
+def test_an_older_store_is_migrated_when_opened_and_a_newer_one_refused(store_at: str) -> None:
+    old = plain_connection(store_at)  # a store as version 1 of the schema left it
     old.execute("CREATE TABLE migrations (version INTEGER PRIMARY KEY, "
                 "applied DOUBLE PRECISION NOT NULL)")
     for statement in MIGRATIONS[0]:
@@ -370,23 +420,22 @@ def test_an_older_store_is_migrated_when_opened_and_a_newer_one_refused(tmp_path
     old.execute("INSERT INTO migrations VALUES (1, 0)")
     old.execute("INSERT INTO players VALUES ('id:A', 'Ada', 0)")
     old.execute("INSERT INTO ratings VALUES ('schoene', 'id:A', 27.5, 8.0, 1)")
-    old.commit()
     old.close()
-    store = SqliteLadders(path)
+    store = ladder.open_store(store_at)
     try:
         assert store.version() == VERSION > 1
         assert [(s.ident, s.skill.mu) for s in store.ladder("schoene")] == [("id:A", 27.5)]
         store.note("a record", "1:2", "counted")  # what version 2 added
         assert store.seen("a record", "1:2") and not store.seen("a record", "1:3")
-        store.db.execute("INSERT INTO migrations VALUES (?, 0)", (VERSION + 1,))
+        store.db.execute(f"INSERT INTO migrations VALUES ({VERSION + 1}, 0)")
     finally:
         store.close()
     with pytest.raises(StoreError, match="newer tabletop-tui"):
-        SqliteLadders(path)
+        ladder.open_store(store_at)
 
 
-def test_a_bot_level_in_several_seats_moves_once_per_game() -> None:
-    store = SqliteLadders(Path(":memory:"))
+def test_a_bot_level_in_several_seats_moves_once_per_game(store_at: str) -> None:
+    store = ladder.open_store(store_at)
     try:
         store.add_game(outcome_of("g", ("id:A", "bot:strong", "bot:strong")))
         line = store.standing("schoene", "bot:strong")
@@ -405,8 +454,8 @@ def test_a_bot_level_in_several_seats_moves_once_per_game() -> None:
 
 
 # -- the players command ------------------------------------------------------------------------
-def test_the_players_command_prints_the_ladder_and_json(capsys: pytest.CaptureFixture[str]
-                                                        ) -> None:
+def test_the_players_command_prints_the_ladder_and_json(capsys: pytest.CaptureFixture[str],
+                                                        store_at: str) -> None:
     local_record(12)  # not counted yet: the command counts it first
     cli.main(["players"])
     out = capsys.readouterr().out
@@ -422,6 +471,80 @@ def test_the_players_command_prints_the_ladder_and_json(capsys: pytest.CaptureFi
     assert all(set(row) >= {"ident", "name", "rating", "games"} for row in data["schoene"])
     cli.main(["players", "chez_geek"])
     assert "no rated games yet" in capsys.readouterr().out
+
+
+def test_players_and_serve_read_a_database_url_and_say_in_one_line_what_is_wrong(
+    postgres: Any, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    url = postgres.database()
+    store = ladder.open_store(url)
+    try:
+        store.add_game(outcome_of("g", ("id:Ada", "id:Bo")))
+    finally:
+        store.close()
+    local_record(13)  # the operator's own game: not the table's, so not counted into it
+    cli.main(["players", "schoene", "--db", url])
+    out = capsys.readouterr().out
+    assert "id:Ada" in out and "bot:strong" not in out
+    closed = f"postgresql://ada:secret@127.0.0.1:{postgres.port + 1}/none"  # nobody listens
+    wrong = [(["players", "--db", closed], "cannot read the ladder: cannot reach the database "
+              "postgresql://ada:***@127.0.0.1"),
+             (["players", "--db", "ladder.sqlite"], "expected a PostgreSQL URL"),
+             (["serve", "--db", url], "--db needs --ssh PORT"),
+             (["serve", "--ssh", "0", "--db", closed], "cannot reach the database")]
+    for argv, said in wrong:
+        with pytest.raises(SystemExit) as stop:
+            cli.main(argv)
+        err = capsys.readouterr().err
+        assert stop.value.code == 2 and said in err and err.count("\n") == 1, err
+        assert "secret" not in err and "Traceback" not in err
+    # A table's machine: the URL checked, then named to every session the SSH server starts.
+    monkeypatch.setenv(ladder.TABLE_ENV, "")  # undone after the test, whatever serve sets
+    monkeypatch.setenv(ladder.DB_ENV, url)
+    args = cli.build_parser().parse_args(["serve", "--ssh", "0"])
+    cli._table_database(args)
+    assert ladder.store_location() == url
+    store = ladder.open_store()
+    try:
+        assert isinstance(store, PostgresLadders) and store.name("id:Ada") == "id:Ada"
+    finally:
+        store.close()
+
+
+async def test_the_games_of_an_ssh_tables_players_count_into_the_tables_store(
+    open_table: OpenTable, relay: Relay, store_at: str,
+) -> None:
+    """Two players with keys host and join a game over SSH (with a bot): their sessions count
+    it into the table's one store, the SQLite file or the database the table was given."""
+    table = await open_table()
+    keys = {name: asyncssh.generate_private_key("ssh-ed25519") for name in ("ada", "bob")}
+    ada = await connect(table.port, "ada", key=keys["ada"])
+    bob = None
+    try:
+        await ada.wait_for("Host a game", "the menu")
+        ada.press("down", "enter")
+        await ada.wait_for(relay.url, "the host form")
+        ada.press("f5")
+        code = await ada.wait_for(lambda: code_on(ada), "the join code")
+        ada.press("tab", "enter")  # + Bot in the first empty seat
+        await ada.wait_for("Bot 2", "a bot in seat 2")
+        bob = await connect(table.port, "bob", key=keys["bob"], command=f"join {code}")
+        await ada.wait_for("bob", "bob in the host's lobby")
+        ada.press("f5")
+        await play_by_taking([ada, bob])
+        for player in (ada, bob):
+            await player.wait_for(lambda p=player: "rating " in p.text(), "the rating changes")
+    finally:
+        for player in (ada, bob):
+            if player is not None:
+                await player.close()
+    store = ladder.open_store(store_at)
+    try:
+        names = sorted(s.name for s in store.ladder("schoene"))
+        assert names == ["Bot 2", "ada", "bob"] and all(
+            s.games == 1 for s in store.ladder("schoene"))
+    finally:
+        store.close()
 
 
 def test_an_ssh_table_gives_its_sessions_its_own_ladder(private_dirs: Path) -> None:

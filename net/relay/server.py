@@ -283,14 +283,14 @@ def _seq_of(raw: bytes | str) -> int | None:
     return seq if type(seq) is int else None
 
 
-def serve_forever(host: str = "127.0.0.1", port: int = 8765) -> None:
+def serve_forever(host: str = "127.0.0.1", port: int = 8765, limits: Limits | None = None) -> None:
     """`tabletop-tui serve`: a standalone relay logging to stderr until interrupted."""
     logging.basicConfig(
         stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(name)s %(message)s"
     )
 
     async def main() -> None:
-        relay = Relay()
+        relay = Relay(limits)
         try:
             await relay.start(host, port)
         except OSError as exc:

@@ -83,7 +83,7 @@ def local_config(relay_ports: Iterable[int], port: int, stats: Path,
         if section == "global" and stripped.startswith(_GLOBAL_DROPPED):
             continue
         if section == "global" and stripped == "global":
-            out += [line, f"    stats socket {stats} mode 600 level admin", "    maxconn 5000"]
+            out += [line, f"    stats socket {stats} mode 600 level admin", "    maxconn 8000"]
             continue
         if section == "frontend" and stripped.startswith("bind "):
             out.append(f"    bind 127.0.0.1:{port}")

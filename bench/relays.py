@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from net.relay import tokens
+from net.relay import addresses, tokens
 from net.wire import codes
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -121,10 +121,11 @@ def write_secret(path: Path) -> Path:
 
 
 class RelayProcess:
-    """`tabletop-tui serve --port PORT --secret-file FILE` in a process of its own, logging
-    to `folder/relay-PORT.log`. `rooms_per_address` lifts the per-address cap for loads that
-    all come from this machine (every loopback address counts as one); the relay then runs
-    from a short script instead of the command line, the same server otherwise."""
+    """`tabletop-tui serve --port PORT --secret-file FILE --trust-proxy 127.0.0.1` (HAProxy
+    here) in a process of its own, logging to `folder/relay-PORT.log`. `rooms_per_address`
+    lifts the per-address cap for loads that all come from this machine (every loopback
+    address counts as one); the relay then runs from a short script instead of the command
+    line, the same server otherwise."""
 
     def __init__(self, folder: Path, secret: Path, port: int | None = None,
                  rooms_per_address: int | None = None) -> None:
@@ -140,10 +141,11 @@ class RelayProcess:
 
     def start(self) -> RelayProcess:
         env = {**os.environ, tokens.SECRET_FILE_ENV: str(self.secret),
+               addresses.PROXIES_ENV: "127.0.0.1",
                "TABLETOP_TUI_HOME": str(self.folder / f"home-{self.port}")}
         if self.rooms_per_address is None:
             argv = [sys.executable, "-m", "tui.cli", "serve", "--port", str(self.port),
-                    "--secret-file", str(self.secret)]
+                    "--secret-file", str(self.secret), "--trust-proxy", "127.0.0.1"]
         else:
             argv = [sys.executable, "-c",
                     "import sys\n"

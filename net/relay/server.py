@@ -36,7 +36,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 from websockets.protocol import State
 
-from net.relay import tokens
+from net.relay import addresses, tokens
 from net.relay.conns import Conn
 from net.relay.hosts import HostDesk
 from net.relay.limits import Limits, WrongCodeGuard
@@ -67,9 +67,12 @@ log = logging.getLogger("tabletop.relay")
 class Relay:
     """A websocket relay. `start()` binds (127.0.0.1 unless told otherwise), `stop()` ends."""
 
-    def __init__(self, limits: Limits | None = None, secret: bytes | None = None) -> None:
+    def __init__(self, limits: Limits | None = None, secret: bytes | None = None,
+                 proxies: tuple[addresses.Network, ...] | None = None) -> None:
         self.limits = limits or Limits()
         self.secret = secret or tokens.shared_secret() or tokens.relay_secret()
+        # Load balancers whose X-Forwarded-For names the client (net.relay.addresses).
+        self.proxies = addresses.trusted_proxies() if proxies is None else proxies
         self.rooms = RoomBook(self.limits)
         self.hosts = HostDesk(self)
         self.peers = PeerDesk(self)
@@ -176,6 +179,9 @@ class Relay:
 
     async def _handle(self, ws: ServerConnection) -> None:
         conn = Conn(ws, self.limits.rate, self.limits.burst, self.limits.peer_buffer)
+        if ws.request is not None:
+            conn.addr = addresses.client(
+                conn.addr, ws.request.headers.get_all(addresses.FORWARDED), self.proxies)
         self.conns.add(conn)
         try:
             try:

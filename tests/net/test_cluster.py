@@ -20,7 +20,7 @@ from bench.relays import Balancer, RelayProcess, ensure_haproxy, log_name, write
 from net.host.authority import NetHost
 from net.peer.remote import RemoteLink
 from net.records import record
-from net.relay import tokens
+from net.relay import addresses, tokens
 from net.relay.server import Limits, Relay
 from net.wire import codes
 from net.wire.frames import decode, encode
@@ -273,3 +273,27 @@ def check_game(host: NetHost, me: Player, peers: list[Player]) -> None:
             assert update["events"] == replay.events[update["state_no"]], update["state_no"]
         link: Any = peer.link
         assert isinstance(link, RemoteLink)
+
+
+async def test_the_relays_learn_each_clients_address_from_haproxy_and_only_from_it(
+    tmp_path: Path, secret: Path,
+) -> None:
+    relay = Relay(Limits(), proxies=addresses.networks("127.0.0.1"))
+    await relay.start()
+    lb = Balancer(tmp_path, [relay.port])
+    try:
+        await asyncio.to_thread(lb.start)
+        code = codes.new_code()
+        # A client at 127.0.0.2 that names itself another address: HAProxy drops its header
+        # and writes the address the client really came from, which the relay counts it
+        # under (HAProxy itself reaches the relay from 127.0.0.1).
+        async with connect(lb.url + codes.room_path(code), local_addr=("127.0.0.2", 0),
+                           additional_headers={"X-Forwarded-For": "203.0.113.9"}) as ws:
+            await ws.send(encode("open", seq=1, code=code, host_token=None))
+            assert decode(await ws.recv())["t"] == "opened"
+            room = relay.rooms.get(code)
+            assert room is not None and room.host is not None
+            assert room.host.addr == "127.0.0.2" and room.owner == addresses.LOOPBACK
+    finally:
+        lb.stop()
+        await relay.stop()

@@ -1,7 +1,8 @@
 """One table on several relays behind a real HAProxy on 127.0.0.1, configured by the shipped
 deploy/haproxy.cfg (bench.relays changes only its addresses): every connection of a room
 reaches the room's relay, a relay added to the ring takes new rooms and no live one, and
-games go on when a relay is killed mid-game."""
+games go on when a relay is killed mid-game, its peers waiting at the next relay for a
+late host."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from bench.relays import Balancer, RelayProcess, haproxy_binary, log_name, write_secret
 from net.host.authority import NetHost
+from net.host.uplink import Uplink
 from net.peer.remote import RemoteLink
 from net.records import record
 from net.relay import addresses, tokens
@@ -252,6 +254,73 @@ async def test_games_go_on_without_a_lost_move_when_a_relay_is_killed(
             await asyncio.gather(*(p.link.close() for p in peers))
             await host.close()
         lb.stop()
+
+
+def kill(relay: Relay) -> None:
+    """A relay in this process gone as SIGKILL leaves it: it stops listening, and every one of
+    its connections is cut without a closing handshake."""
+    assert relay._server is not None
+    relay._server.server.close()
+    for conn in list(relay.conns):
+        conn.ws.transport.abort()
+
+
+async def test_peers_that_reach_the_next_relay_before_their_host_wait_there_unpenalised(
+    tmp_path: Path, secret: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """After a relay died mid-game, a room's host and peers reconnect through HAProxy to the
+    next relay in any order. Here the host is late on purpose: its peers' resumes wait at the
+    next relay for the room, none of them counts as a wrong code there (one would show: only
+    one is free), and the game is played to its end with every shuffle verified."""
+    relays = [Relay(Limits(wrong_code_free=1)) for _ in range(2)]
+    for relay in relays:
+        await relay.start()
+    lb = Balancer(tmp_path, [r.port for r in relays])
+    reopen = Uplink._connect
+
+    async def late(uplink: Uplink) -> Any:
+        if uplink.host_token is not None:  # reopening its room: after the peers
+            await asyncio.sleep(0.5)
+        return await reopen(uplink)
+
+    monkeypatch.setattr(Uplink, "_connect", late)
+    await asyncio.to_thread(lb.start)
+    host, me, peers = await open_table(lb, seed=7, fixed=False)
+    try:
+        # The game stops at the host's own seat, which waits until the relay died.
+        me.play = False
+        host.start()
+        stopped = await me.wait_for(lambda m: m["type"] in ("sync", "update")
+                                    and m["seat"] in me.link.seats and bool(m["legal"]))
+        victim = next(r for r in relays if r.rooms.get(host.room) is not None)
+        (survivor,) = [r for r in relays if r is not victim]
+        waited: list[bool] = []
+        wait_for = survivor.rooms.wait_for
+
+        async def noted(code: str, addr: str) -> Any:
+            room = await wait_for(code, addr)
+            waited.append(room is not None)
+            return room
+
+        monkeypatch.setattr(survivor.rooms, "wait_for", noted)
+        kill(victim)
+        for peer in peers:
+            await peer.wait_for(lambda m: m["type"] == "connection" and m["state"] == "connected")
+        assert survivor.guard.delay("127.0.0.1") == 0  # no wrong code counted
+        assert waited == [True, True]  # both peers were there first, and got in
+        room = survivor.rooms.get(host.room)
+        assert room is not None and room.host is not None and len(room.members) == 2
+        me.play = True
+        me.hear(stopped)
+        async with asyncio.timeout(60):
+            await asyncio.gather(*(p.done.wait() for p in (me, *peers)))
+        check_game(host, me, peers)
+    finally:
+        await asyncio.gather(*(p.link.close() for p in peers))
+        await host.close()
+        lb.stop()
+        for relay in relays:
+            await relay.stop()
 
 
 def check_game(host: NetHost, me: Player, peers: list[Player]) -> None:

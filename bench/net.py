@@ -40,6 +40,7 @@ from bench.null_crypto import NULL
 from net.host.authority import NetHost
 from net.peer.remote import RemoteLink
 from net.table.link import Message
+from net.wire import codes
 from net.wire.channel import BUCKETS, CRYPTO, TAG_BYTES, TO_PEER, Crypto, pad
 from net.wire.frames import decode, encode, unpack
 
@@ -261,16 +262,19 @@ class GcClock:
 
 
 async def light_room(url: str, seed: int, go: asyncio.Event, stop: list[float],
-                     samples: list[float]) -> None:
+                     samples: list[float], think: tuple[float, float] = THINK) -> None:
     """One room of PEERS taking turns: the mover thinks, sends a move, and times it until the
-    host's update for that move is back; the host sends every seat its own view."""
+    host's update for that move is back; the host sends every seat its own view. Its
+    connections name the room in their path, as real ones do (a load balancer routes by it)."""
     rng = random.Random(seed)
-    host = await connect(url, compression=None, max_size=None)
-    await host.send(encode("open", seq=1, code=None, host_token=None))
-    code = decode(await host.recv(), 1 << 20)["code"]
+    code = codes.new_code()
+    path = codes.room_path(code)
+    host = await connect(url + path, compression=None, max_size=None)
+    await host.send(encode("open", seq=1, code=code, host_token=None))
+    decode(await host.recv(), 1 << 20)
     peers = []
     for _ in range(PEERS):
-        peer = await connect(url, compression=None, max_size=None)
+        peer = await connect(url + path, compression=None, max_size=None)
         await peer.send(encode("join", seq=1, code=code, **JOIN))
         peers.append(peer)
     cids: list[int] = []
@@ -313,7 +317,7 @@ async def light_room(url: str, seed: int, go: asyncio.Event, stop: list[float],
     turn = state = 0
     try:
         while time.time() < stop[0]:
-            await asyncio.sleep(rng.uniform(*THINK))
+            await asyncio.sleep(rng.uniform(*think))
             seqs[turn] += 1
             heard[turn].clear()
             began = time.perf_counter()
@@ -333,7 +337,7 @@ async def light_room(url: str, seed: int, go: asyncio.Event, stop: list[float],
 
 
 def load_worker(url: str, rooms: range, stop_after: float, go: Any, ready: Any,
-                results: Any) -> None:
+                results: Any, think: tuple[float, float] = THINK) -> None:
     """A load-generator process: its share of the rooms, then its samples and GC pauses."""
     clock = GcClock()
     samples: list[float] = []
@@ -346,7 +350,7 @@ def load_worker(url: str, rooms: range, stop_after: float, go: Any, ready: Any,
         openers = []
         for index in rooms:
             openers.append(asyncio.ensure_future(
-                light_room(url, 7000 + index, started, stop, samples)))
+                light_room(url, 7000 + index, started, stop, samples, think)))
             await asyncio.sleep(0.005)
         ready.release()
         await asyncio.get_running_loop().run_in_executor(None, go.wait)

@@ -300,6 +300,11 @@ def build_parser() -> argparse.ArgumentParser:
                        help="the secret the relays of one table share, so any of them takes "
                             "over any room (also TABLETOP_TUI_RELAY_SECRET_FILE, or "
                             "TABLETOP_TUI_RELAY_SECRET as hex)")
+    serve.add_argument("--trust-proxy", action="append", default=[], metavar="ADDRESS",
+                       help="a load balancer in front of this relay (an address or network; "
+                            "repeat for more): the client address it forwards in "
+                            "X-Forwarded-For is what the per-address limits count (also "
+                            "TABLETOP_TUI_RELAY_PROXIES)")
     _add_ssh_options(serve)
     serve.add_argument("--db", type=_database, default=None, metavar="URL",
                        help="with --ssh: keep the table's ladder in this PostgreSQL database, "
@@ -453,6 +458,19 @@ def _shared_secret(path: str | None) -> None:
         tokens.shared_secret()
     except (OSError, ValueError) as exc:
         fail(f"cannot use the relay secret: {exc}")
+
+
+def _trusted_proxies(given: list[str]) -> None:
+    """`serve --trust-proxy`: the relay believes X-Forwarded-For from these balancers only;
+    one line and exit 2 for one that is no address."""
+    from net.relay import addresses
+
+    if given:
+        os.environ[addresses.PROXIES_ENV] = " ".join(given)
+    try:
+        addresses.trusted_proxies()
+    except ValueError as exc:
+        fail(f"cannot trust that proxy: {exc}")
 
 
 def _host_app(args: argparse.Namespace, options: dict[str, Any]) -> None:
@@ -711,6 +729,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         _join_app(args)
     elif command == "serve":
         _shared_secret(args.secret_file)
+        _trusted_proxies(args.trust_proxy)
         ssh = _ssh_config(args)
         _table_database(args)
         if ssh is not None:

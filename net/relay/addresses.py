@@ -10,11 +10,14 @@
   connect from any of 16 million of them, and they are all this one machine. That is why the
   per-address cap counts only rooms in use (net.relay.rooms): people sharing a machine share
   one cap, and a room nobody uses must not hold a place in it.
+- Behind a load balancer, a connection counts under the client's address that the balancer
+  forwarded, if the relay trusts that balancer (`client`, below).
 """
 
 from __future__ import annotations
 
 import ipaddress
+import os
 
 LOOPBACK = "loopback"
 
@@ -41,3 +44,52 @@ def describe(name: str) -> str:
     if "/" in name:
         return f"network {name}"
     return f"address {name}"
+
+
+# -- behind a load balancer ------------------------------------------------------------------
+# Relays behind a load balancer see every connection come from the balancer. The balancer
+# names the client in `X-Forwarded-For` (HAProxy: `option forwardfor`), and a relay believes
+# that header only from the balancers it was told to trust (`serve --trust-proxy`, or this
+# variable: addresses or networks, separated by commas or spaces); from anybody else it is
+# ignored, or any client could choose the address it is counted under.
+PROXIES_ENV = "TABLETOP_TUI_RELAY_PROXIES"
+FORWARDED = "X-Forwarded-For"
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def networks(text: str) -> tuple[Network, ...]:
+    """`10.0.0.5, 10.0.1.0/24 ::1` -> networks; ValueError saying which part is no address."""
+    found = []
+    for part in text.replace(",", " ").split():
+        try:
+            found.append(ipaddress.ip_network(part, strict=False))
+        except ValueError:
+            raise ValueError(f"{part!r} is no IP address or network") from None
+    return tuple(found)
+
+
+def trusted_proxies() -> tuple[Network, ...]:
+    """The balancers this relay trusts (`PROXIES_ENV`); ValueError for a wrong entry."""
+    return networks(os.environ.get(PROXIES_ENV, ""))
+
+
+def client(peer: str, forwarded: list[str], proxies: tuple[Network, ...]) -> str:
+    """The address a connection from `peer` counts under: `peer` itself, unless `peer` is a
+    trusted proxy; then the last address in its `forwarded` headers (the one that proxy
+    wrote: a client's own header comes before it)."""
+    if not proxies or not forwarded:
+        return peer
+    try:
+        ip = ipaddress.ip_address(peer)
+    except ValueError:
+        return peer
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    if not any(ip in net for net in proxies):
+        return peer
+    last = forwarded[-1].split(",")[-1].strip()
+    try:
+        return str(ipaddress.ip_address(last))
+    except ValueError:
+        return peer

@@ -31,6 +31,11 @@ class Limits:
     idle_timeout: float = 3600.0  # seconds without a frame or a pong before closing
     room_grace: float = 900.0  # seconds a room waits for a lost host while somebody is in it
     empty_grace: float = 60.0  # ... and once nobody is
+    # Seconds a "resume" for a room this relay does not hold waits for the room's host to
+    # open it: after a relay died, a room's host and peers reconnect to the next relay at
+    # once, and a peer is often there first (net.relay.rooms).
+    resume_wait: float = 10.0
+    resumes_per_address: int = 50  # ... at most this many at once per address group
     play_quiet: float = 600.0  # a room with its host and peers is in play while frames pass
     ping_interval: float | None = 20.0
     ping_timeout: float | None = 20.0

@@ -9,6 +9,10 @@ for a wrong code waits before its next join to that room is passed on (`secret_g
 stranger who guesses a room's secret is slowed down; other rooms, and everyone after a wrong
 room code, are not held up by it (a right join from the same address to the same room is:
 the relay cannot tell it from a guess, so that wait is capped at `wrong_code_max_delay`).
+
+A `resume` for a room this relay does not hold waits for its host first (`resume_wait`,
+net.relay.rooms): after a relay died, the room's host and its peers reconnect to the next relay
+at the same moment. Only a wait that ends without the room is a wrong code, counted once.
 """
 
 from __future__ import annotations
@@ -42,6 +46,8 @@ class PeerDesk:
             code, room, message = "", None, str(exc)
         else:
             message = f"no room {codes.display(code)} here: the code is wrong or has expired"
+        if room is None and code and frame["t"] == "resume":
+            room = await self._coming(conn, code)
         if room is None:
             await asyncio.sleep(relay.guard.miss(conn.addr))
             error = "no_room" if code else "bad_code"
@@ -76,6 +82,19 @@ class PeerDesk:
         finally:
             if room.members.get(conn.cid) is conn:
                 self.leave(room, conn)
+
+    async def _coming(self, conn: Conn, code: str) -> Room | None:
+        """Room `code` if its host opens it while `conn` waits for it (net.relay.rooms caps
+        the waits); None if it does not, or if `conn` closes first (its wait ends with it, so
+        a closed connection holds no place and the relay's shutdown is not held up)."""
+        waiting = asyncio.ensure_future(self.relay.rooms.wait_for(code, conn.addr))
+        closed = asyncio.ensure_future(conn.ws.wait_closed())
+        try:
+            await asyncio.wait((waiting, closed), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            waiting.cancel()
+            closed.cancel()
+        return waiting.result() if waiting.done() and not waiting.cancelled() else None
 
     def leave(self, room: Room, conn: Conn) -> None:
         """`conn` is out of `room`: its host hears so."""

@@ -8,6 +8,11 @@ This is bookkeeping only; the relay closes connections.
   A room whose host is away counts while its players wait: else one address could hold rooms
   past its cap by keeping a peer connection in each while dropping the hosts, and a peer's
   connection costs no more than a host's.
+- A returning peer (`resume`) whose room is not here yet waits up to `resume_wait` for its host
+  to open it (as many as the room could hold, and `resumes_per_address` from one address
+  group): after a relay died, hosts and peers reconnect to the next relay together, and
+  neither should have to be first. Only a wait that ends without the room counts as a wrong
+  code (net.relay.peers).
 - A room whose host is away waits `room_grace` for it while somebody is in it, and
   `empty_grace` (about a minute) once nobody is. A host that comes back later reopens the room
   with its token, as below.
@@ -26,6 +31,8 @@ This is bookkeeping only; the relay closes connections.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -72,6 +79,8 @@ class RoomBook:
         self.started = time.monotonic()
         self.held: set[str] = set()  # codes opened here since the start, while that is recent
         self.listed: set[str] = set()  # codes of the rooms listed as open tables
+        self.awaited: dict[str, list[asyncio.Future[Room]]] = {}  # code -> resumes waiting
+        self.awaiting: dict[str, int] = {}  # address group -> resumes waiting
 
     def __len__(self) -> int:
         return len(self.rooms)
@@ -94,7 +103,37 @@ class RoomBook:
         self.by_group.setdefault(room.owner, set()).add(code)
         if self._just_started(now):
             self.held.add(code)
+        for waiting in self.awaited.pop(code, []):
+            if not waiting.done():
+                waiting.set_result(room)
         return room
+
+    async def wait_for(self, code: str, addr: str) -> Room | None:
+        """The room `code` once a host opens it here, within `resume_wait`; None if it does
+        not come, or at once if as many wait for it already as the room could take, or if
+        the address group of `addr` has `resumes_per_address` waiting already (a wait holds a
+        connection open: one address must not hold thousands)."""
+        group = addresses.group(addr)
+        waiting = self.awaited.get(code, [])
+        if (len(waiting) >= self.limits.players + self.limits.spectators
+                or self.awaiting.get(group, 0) >= self.limits.resumes_per_address):
+            return None
+        future: asyncio.Future[Room] = asyncio.get_running_loop().create_future()
+        self.awaited.setdefault(code, waiting).append(future)
+        self.awaiting[group] = self.awaiting.get(group, 0) + 1
+        try:
+            async with asyncio.timeout(self.limits.resume_wait):
+                return await future
+        except TimeoutError:
+            return None
+        finally:
+            with contextlib.suppress(ValueError):
+                waiting.remove(future)
+            if not waiting and self.awaited.get(code) is waiting:
+                del self.awaited[code]
+            self.awaiting[group] -= 1
+            if not self.awaiting[group]:
+                del self.awaiting[group]
 
     def attach(self, room: Room, host: Conn) -> None:
         """`host` is the room's host now; the room counts for its address from here on."""

@@ -38,7 +38,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 from websockets.protocol import State
 
-from net.relay import tokens
+from net.relay import addresses, tokens
 from net.relay.conns import Conn
 from net.relay.hosts import HostDesk
 from net.relay.limits import Limits, WrongCodeGuard
@@ -73,9 +73,12 @@ class Relay:
     """A websocket relay. `start()` binds (127.0.0.1 unless told otherwise), `stop()` ends."""
 
     def __init__(self, limits: Limits | None = None, secret: bytes | None = None,
-                 reputation: Reputation | None = None) -> None:
+                 reputation: Reputation | None = None,
+                 proxies: tuple[addresses.Network, ...] | None = None) -> None:
         self.limits = limits or Limits()
         self.secret = secret or tokens.shared_secret() or tokens.relay_secret()
+        # Load balancers whose X-Forwarded-For names the client (net.relay.addresses).
+        self.proxies = addresses.trusted_proxies() if proxies is None else proxies
         self.rooms = RoomBook(self.limits)
         self.billboard = Billboard(self.rooms, self.limits.public_per_address, reputation)
         self.hosts = HostDesk(self)
@@ -191,6 +194,9 @@ class Relay:
 
     async def _handle(self, ws: ServerConnection) -> None:
         conn = Conn(ws, self.limits.rate, self.limits.burst, self.limits.peer_buffer)
+        if ws.request is not None:
+            conn.addr = addresses.client(
+                conn.addr, ws.request.headers.get_all(addresses.FORWARDED), self.proxies)
         self.conns.add(conn)
         try:
             try:
@@ -298,14 +304,14 @@ def _seq_of(raw: bytes | str) -> int | None:
     return seq if type(seq) is int else None
 
 
-def serve_forever(host: str = "127.0.0.1", port: int = 8765) -> None:
+def serve_forever(host: str = "127.0.0.1", port: int = 8765, limits: Limits | None = None) -> None:
     """`tabletop-tui serve`: a standalone relay logging to stderr until interrupted."""
     logging.basicConfig(
         stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(name)s %(message)s"
     )
 
     async def main() -> None:
-        relay = Relay()
+        relay = Relay(limits)
         try:
             await relay.start(host, port)
         except OSError as exc:

@@ -51,9 +51,7 @@ def test_a_keyless_ssh_player_plays_unrated() -> None:
     from net.ssh.limits import SshLimits
     from net.ssh.server import SshConfig, SshTable
 
-    table = SshTable.__new__(SshTable)  # the environment only: no server started
-    table.config = SshConfig(port=0, limits=SshLimits())
-    table.relay_url = "ws://127.0.0.1:1"
+    table = SshTable(SshConfig(port=0, limits=SshLimits()), "ws://127.0.0.1:1")  # not started
     env = table.child_env(Visitor(addr="127.0.0.1", username="ada"), "xterm", {})
     assert env[identity.UNRATED_ENV] == "1"
 

@@ -13,7 +13,7 @@ from textual.widgets.option_list import Option
 from tui.i18n import tr
 from tui.screens.base import KeySpec, TableScreen
 
-MENU_ITEMS = ("play", "host", "join", "rules", "settings", "past", "quit")
+MENU_ITEMS = ("play", "host", "join", "tables", "quick", "rules", "settings", "past", "quit")
 
 BANNER = "♠ ♥  tabletop-tui  ♦ ♣"
 

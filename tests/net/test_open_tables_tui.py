@@ -62,7 +62,7 @@ async def test_open_tables_lists_a_public_room_and_enter_takes_a_seat_in_it(rela
             await until(pilot, lambda: rows(screen), "the listed room")
             (row,) = rows(screen)
             assert row.startswith("Schöne")
-            assert "2 of 3 free" in row and "Hana id:" in row and "–" in row
+            assert "2/3" in row and "Hana id:" in row and "–" in row
             assert "bots in" in row
             shoot(app, "tables-one-room")
             await pilot.press("enter")  # the room, joined as if its code had been typed
@@ -113,10 +113,10 @@ async def test_the_list_filters_by_game_refreshes_by_key_and_by_itself(
             await pilot.press("r")
             await until(pilot, lambda: "Nobody is waiting" in status(screen), "nobody")
             assert rows(screen) == []
-            await pilot.press("enter")  # nothing to join: nothing happens
+            await pilot.press("enter")  # nothing to join: said, and nothing happens
             await pilot.pause()
             assert isinstance(app.screen, OpenTablesScreen)
-            assert "Nobody is waiting" in status(screen)
+            assert "No table chosen" in status(screen)
     finally:
         await close_all(first, second, *later)
 
@@ -298,7 +298,7 @@ async def test_the_new_screens_by_keys_alone_at_both_sizes(
             await pilot.press("down", "down", "down", "enter")  # Open tables
             screen = await until(pilot, screen_of(pilot, OpenTablesScreen), "open tables")
             await until(pilot, lambda: rows(screen), "the room")
-            assert "2 von 3 frei" in rows(screen)[0]
+            assert "2/3" in rows(screen)[0] and "Bots in" in rows(screen)[0]
             listing = screen.query_one("#tables-list", OptionList)
             assert listing.region.height > 0 and listing.region.bottom <= size[1]
             shoot(app, f"tables-{size[0]}x{size[1]}")
@@ -308,7 +308,8 @@ async def test_the_new_screens_by_keys_alone_at_both_sizes(
             await pilot.press("f3")  # English, the list and its state kept
             await pilot.pause()
             if isinstance(app.screen, OpenTablesScreen):
-                await until(pilot, lambda: "2 of 3 free" in "".join(rows(app.screen)),
+                await until(pilot, lambda: "bots in" in "".join(rows(app.screen)),
                             "the list in English")
+                assert app.focused is app.screen.query_one("#tables-list")
     finally:
         await close_all(host)

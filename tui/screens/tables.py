@@ -66,7 +66,7 @@ def row_text(table: OpenTable, bots_in: float | None, widths: tuple[int, ...]) -
     host = table.host + (f" {short_identity(table.identity)}" if table.identity else "")
     rating = "–" if table.rating is None else f"{table.rating:.0f}"
     finished = "–" if table.finished is None else f"{table.finished:.0%}"
-    free = tr("tables.free", free=table.free, seats=table.seats)
+    free = f"{table.free}/{table.seats}"
     return Content(f"{game_title(table.game):<{game_w}}  {free:<{seats_w}}  {host:<{host_w}}  "
                    f"{rating:>{rating_w}}  {finished:>{finished_w}}  "
                    f"{bots_words(bots_in)}".rstrip())
@@ -83,12 +83,13 @@ class OpenTablesScreen(TableScreen[None]):
     OpenTablesScreen .tables-row { height: auto; }
     OpenTablesScreen #tables-filter { width: 32; }
     OpenTablesScreen #tables-server { width: 30; }
-    OpenTablesScreen .tables-label { height: 3; content-align: left middle; padding: 0 1; }
+    OpenTablesScreen .tables-label { width: auto; height: 3; content-align: left middle;
+                                     padding: 0 1; }
     OpenTablesScreen #tables-status { height: auto; margin: 0 0 0 1; }
     OpenTablesScreen #tables-status.-error { color: $error; text-style: bold; }
     OpenTablesScreen #tables-head { height: 1; color: $primary; text-style: bold;
                                     margin: 1 0 0 1; }
-    OpenTablesScreen #tables-list { height: 1fr; }
+    OpenTablesScreen #tables-list { height: 1fr; padding: 0; }
     """
     KEYS: ClassVar[tuple[KeySpec, ...]] = (
         ("enter", "join", "tables.key.join", True),  # the list takes Enter first; this labels it
@@ -169,7 +170,7 @@ class OpenTablesScreen(TableScreen[None]):
         """Each column as wide as its widest cell or its heading."""
         cells = [
             [game_title(t.game) for t in self.tables],
-            [tr("tables.free", free=t.free, seats=t.seats) for t in self.tables],
+            [f"{t.free}/{t.seats}" for t in self.tables],
             [t.host + (f" {short_identity(t.identity)}" if t.identity else "")
              for t in self.tables],
             ["-----"], ["100%"],
@@ -182,11 +183,13 @@ class OpenTablesScreen(TableScreen[None]):
         highlighted room staying highlighted."""
         listing = self.query_one("#tables-list", OptionList)
         head = self.query_one("#tables-head", Static)
-        head.display = bool(self.tables)
+        head.display = listing.display = bool(self.tables)
         if not self.tables:
             if listing.option_count:
                 listing.clear_options()
             return
+        if self.focused is None:  # the list was hidden, with nothing in it to pick
+            listing.focus()
         widths = self.widths()
         heads = [tr(f"tables.col.{name}") for name in COLUMNS]
         head.update(Content("  ".join(
@@ -347,11 +350,10 @@ register(
             "tables.all_games": "All games",
             "tables.relay": "Relay",
             "tables.col.game": "Game",
-            "tables.col.seats": "Seats",
+            "tables.col.seats": "Free",
             "tables.col.host": "Host",
             "tables.col.rating": "Rating",
-            "tables.col.finished": "Finished",
-            "tables.free": "{free} of {seats} free",
+            "tables.col.finished": "Done",
             "tables.bots_in": "bots in {n} s",
             "tables.bots_now": "bots are coming",
             "tables.asking": "Asking {server} for open tables…",
@@ -372,11 +374,10 @@ register(
             "tables.all_games": "Alle Spiele",
             "tables.relay": "Relay",
             "tables.col.game": "Spiel",
-            "tables.col.seats": "Plätze",
+            "tables.col.seats": "Frei",
             "tables.col.host": "Gastgeber",
             "tables.col.rating": "Wertung",
-            "tables.col.finished": "Beendet",
-            "tables.free": "{free} von {seats} frei",
+            "tables.col.finished": "Fertig",
             "tables.bots_in": "Bots in {n} s",
             "tables.bots_now": "Bots kommen",
             "tables.asking": "Frage {server} nach offenen Tischen…",

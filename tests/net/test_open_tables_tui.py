@@ -24,7 +24,7 @@ from tui import prefs
 from tui.app import TabletopApp
 from tui.screens import tables
 from tui.screens.host import HostScreen
-from tui.screens.menu import GamePickerScreen, MenuScreen
+from tui.screens.menu import MENU_ITEMS, GamePickerScreen, MenuScreen
 from tui.screens.net_lobby import HostLobbyScreen, PeerLobbyScreen
 from tui.screens.tables import OpenTablesScreen
 
@@ -138,7 +138,7 @@ async def test_a_relay_that_does_not_answer_is_said_plainly() -> None:
 async def quick_play_from_the_menu(pilot: Pilot[None], game: str) -> None:
     """Menu → Quick play → `game`, by keys."""
     await until(pilot, screen_of(pilot, MenuScreen), "the menu")
-    await pilot.press("down", "down", "down", "down", "enter")  # Quick play
+    await pilot.press(*["down"] * MENU_ITEMS.index("quick"), "enter")
     picker = await until(pilot, screen_of(pilot, GamePickerScreen), "the game picker")
     games = picker.query_one("#games", OptionList)
     while games.get_option_at_index(games.highlighted or 0).id != game:
@@ -295,7 +295,7 @@ async def test_the_new_screens_by_keys_alone_at_both_sizes(
         app = TabletopApp(lang="de")
         async with app.run_test(size=size) as pilot:
             await until(pilot, screen_of(pilot, MenuScreen), "the menu")
-            await pilot.press("down", "down", "down", "enter")  # Open tables
+            await pilot.press(*["down"] * MENU_ITEMS.index("tables"), "enter")
             screen = await until(pilot, screen_of(pilot, OpenTablesScreen), "open tables")
             await until(pilot, lambda: rows(screen), "the room")
             assert "2/3" in rows(screen)[0] and "Bots in" in rows(screen)[0]
@@ -311,5 +311,17 @@ async def test_the_new_screens_by_keys_alone_at_both_sizes(
                 await until(pilot, lambda: "bots in" in "".join(rows(app.screen)),
                             "the list in English")
                 assert app.focused is app.screen.query_one("#tables-list")
+            # The host form's new fields, reached by Tab and in view when they are.
+            while not isinstance(app.screen, MenuScreen):
+                await pilot.press("escape")
+                await pilot.pause()
+            await pilot.press(*["down"] * MENU_ITEMS.index("host"), "enter")
+            form = await until(pilot, screen_of(pilot, HostScreen), "the host form")
+            for field in ("public", "fill-after", "level"):
+                await tab_to(pilot, field)
+                await pilot.pause()
+                widget = form.query_one(f"#{field}")
+                assert 0 <= widget.region.y < size[1] - 1, f"#{field} out of sight"
+            shoot(app, f"host-form-{size[0]}x{size[1]}")
     finally:
         await close_all(host)

@@ -6,6 +6,7 @@ wait, and the lobby counts down to them or says the relay refused the listing.""
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -13,9 +14,10 @@ from typing import Any
 import pytest
 from test_forms_by_keys import tab_to
 from test_net_tui import screen_of, until
-from test_open_tables import hosting, listed
+from test_open_tables import answering, hosting, listed
 from textual.pilot import Pilot
 from textual.widgets import OptionList, Select, Static
+from websockets.asyncio.server import serve
 
 from net.host.authority import NetHost
 from net.host.hosting import TABLE_RELAY_ENV, HostPlan
@@ -133,6 +135,27 @@ async def test_a_relay_that_does_not_answer_is_said_plainly() -> None:
         await tab_to(pilot, "tables-server")
         await pilot.press("ctrl+u", *"no:port:here", "enter")
         await until(pilot, lambda: "a relay is HOST" in status(screen), "the bad address")
+
+
+async def test_a_strangers_relay_cannot_mark_up_or_break_a_row() -> None:
+    """A host name is a stranger's text: markup stays text, a line break stays in its row,
+    and a rating and finished share the relay vouches for are shown as numbers."""
+    row = {"code": "K7QX-9MPA-B3CD", "game": "schoene", "seats": 3, "free": 1,
+           "host": "[/]\n[b]Eve", "identity": None, "rating": 1512.4, "finished": 0.875,
+           "waiting": 5, "bots_in": None, "min_finished": None}
+    body = json.dumps({"tables": [row]}).encode()
+    async with serve(lambda ws: ws.close(), "127.0.0.1", 0,
+                     process_request=answering(body)) as server:
+        port = next(iter(server.sockets)).getsockname()[1]
+        app = TabletopApp(lang="en", opening=lambda: OpenTablesScreen(f"127.0.0.1:{port}"))
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await until(pilot, screen_of(pilot, OpenTablesScreen), "open tables")
+            await until(pilot, lambda: rows(screen), "the row")
+            (text,) = rows(screen)
+            assert "[/]?[b]Eve" in text and "\n" not in text
+            assert "1512" in text and "88%" in text
+            listing = screen.query_one("#tables-list", OptionList)
+            assert listing.get_option_at_index(0).prompt.cell_length <= 76  # one line at 80
 
 
 async def quick_play_from_the_menu(pilot: Pilot[None], game: str) -> None:

@@ -52,24 +52,28 @@ def game_title(engine_id: str) -> str:
         return engine_id
 
 
-def bots_words(seconds: float | None) -> str:
+def bots_words(seconds: int | None, passed: float) -> str:
+    """When bots come, `passed` seconds after the relay said `seconds`."""
     if seconds is None:
         return ""
-    left = max(0, round(seconds))
+    left = max(0, round(seconds - passed))
     return tr("tables.bots_in", n=left) if left else tr("tables.bots_now")
 
 
-def row_text(table: OpenTable, bots_in: float | None, widths: tuple[int, ...]) -> Content:
-    """One room in one line: game, seats free, host (with the short fingerprint), rating and
-    finished share, and when bots come. Plain `Content`: the host's name is a stranger's."""
-    game_w, seats_w, host_w, rating_w, finished_w = widths
-    host = table.host + (f" {short_identity(table.identity)}" if table.identity else "")
+def cells(table: OpenTable) -> list[str]:
+    """One room's columns: game, seats free, host (with the short fingerprint), rating and
+    finished share. The host's name is a stranger's: shown as printed text on one line."""
+    name = "".join(c if c.isprintable() else "?" for c in table.host)
+    host = name + (f" {short_identity(table.identity)}" if table.identity else "")
     rating = "–" if table.rating is None else f"{table.rating:.0f}"
     finished = "–" if table.finished is None else f"{table.finished:.0%}"
-    free = f"{table.free}/{table.seats}"
-    return Content(f"{game_title(table.game):<{game_w}}  {free:<{seats_w}}  {host:<{host_w}}  "
-                   f"{rating:>{rating_w}}  {finished:>{finished_w}}  "
-                   f"{bots_words(bots_in)}".rstrip())
+    return [game_title(table.game), f"{table.free}/{table.seats}", host, rating, finished]
+
+
+def line(texts: list[str], widths: tuple[int, ...]) -> str:
+    """Columns padded to `widths`: the words to the left, the numbers to the right."""
+    return "  ".join(f"{text:<{w}}" if i < 3 else f"{text:>{w}}"
+                     for i, (text, w) in enumerate(zip(texts, widths, strict=True)))
 
 
 class OpenTablesScreen(TableScreen[None]):
@@ -162,27 +166,23 @@ class OpenTablesScreen(TableScreen[None]):
 
     def say(self, text: str, *, error: bool = False) -> None:
         self.status, self.failed = text, error
-        line = self.query_one("#tables-status", Static)
-        line.update(Content(text))
-        line.set_class(error, "-error")
+        if found := self.query("#tables-status"):  # else the next compose shows it
+            found.first(Static).update(Content(text))
+            found.first(Static).set_class(error, "-error")
 
     def widths(self) -> tuple[int, ...]:
         """Each column as wide as its widest cell or its heading."""
-        cells = [
-            [game_title(t.game) for t in self.tables],
-            [f"{t.free}/{t.seats}" for t in self.tables],
-            [t.host + (f" {short_identity(t.identity)}" if t.identity else "")
-             for t in self.tables],
-            ["-----"], ["100%"],
-        ]
-        return tuple(max(len(tr(f"tables.col.{name}")), *(len(c) for c in column))
-                     for name, column in zip(COLUMNS, cells, strict=True))
+        rows = [cells(t) for t in self.tables]
+        return tuple(max(len(tr(f"tables.col.{name}")), *(len(row[i]) for row in rows))
+                     for i, name in enumerate(COLUMNS))
 
     def show_rows(self) -> None:
         """Draw the rows (the bots' countdown goes on between two looks at the relay), the
         highlighted room staying highlighted."""
-        listing = self.query_one("#tables-list", OptionList)
-        head = self.query_one("#tables-head", Static)
+        found, heads = self.query("#tables-list"), self.query("#tables-head")
+        if not (found and heads):  # between two composes (a language switch)
+            return
+        listing, head = found.first(OptionList), heads.first(Static)
         head.display = listing.display = bool(self.tables)
         if not self.tables:
             if listing.option_count:
@@ -191,13 +191,10 @@ class OpenTablesScreen(TableScreen[None]):
         if self.focused is None:  # the list was hidden, with nothing in it to pick
             listing.focus()
         widths = self.widths()
-        heads = [tr(f"tables.col.{name}") for name in COLUMNS]
-        head.update(Content("  ".join(
-            f"{text:<{w}}" if i < 3 else f"{text:>{w}}"
-            for i, (text, w) in enumerate(zip(heads, widths, strict=True)))))
+        head.update(Content(line([tr(f"tables.col.{name}") for name in COLUMNS], widths)))
         passed = time.monotonic() - self.fetched_at
-        rows = [(t.code, row_text(t, None if t.bots_in is None else t.bots_in - passed, widths))
-                for t in self.tables]
+        rows = [(t.code, Content(f"{line(cells(t), widths)}  {bots_words(t.bots_in, passed)}"
+                                 .rstrip())) for t in self.tables]
         ids = [listing.get_option_at_index(i).id for i in range(listing.option_count)]
         if ids == [code for code, _ in rows]:
             for code, text in rows:
@@ -210,7 +207,9 @@ class OpenTablesScreen(TableScreen[None]):
         listing.highlighted = codes.index(kept.code) if kept and kept.code in codes else 0
 
     def picked(self) -> OpenTable | None:
-        listing = self.query_one("#tables-list", OptionList)
+        if not (found := self.query("#tables-list")):
+            return None
+        listing = found.first(OptionList)
         index = listing.highlighted
         if index is None or index >= listing.option_count:
             return None

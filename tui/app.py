@@ -228,6 +228,16 @@ class TabletopApp(App[None]):
 
         self.push_screen(JoinScreen())
 
+    def menu_tables(self) -> None:
+        from tui.screens.tables import OpenTablesScreen
+
+        self.push_screen(OpenTablesScreen())
+
+    def menu_quick(self) -> None:
+        from tui.screens.tables import OpenTablesScreen
+
+        self.push_screen(OpenTablesScreen(quick=True))
+
     def menu_rules(self) -> None:
         def picked(engine_id: str | None) -> None:
             if engine_id is not None:

@@ -50,6 +50,17 @@ register(
             "host.open": "Open the room",
             "host.opening": "Opening the room…",
             "host.failed": "Could not open the room: {message}",
+            "host.listing": "Open tables",
+            "host.public": "Public (listed in Open tables)",
+            "host.fill_after": "Fill with bots after seconds (empty: never)",
+            "host.bad_fill": "Bots fill the room after 0 to {most} whole seconds, or leave it "
+                             "empty for never.",
+            "host.level": "Bots' level",
+            "netlobby.public": "Public: listed in Open tables at the relay.",
+            "netlobby.bots_in": "Bots join in {n} s.",
+            "netlobby.bots_now": "Bots are joining now.",
+            "netlobby.refused": "Not listed: the relay lists no more public rooms from this "
+                                "address. The room stays private; friends join by its code.",
             "netlobby.title": "{game}: room {code}",
             "netlobby.code_hint": (
                 "Friends join with:  {command}   (or Join in the menu)"
@@ -112,6 +123,18 @@ register(
             "host.open": "Raum öffnen",
             "host.opening": "Raum wird geöffnet…",
             "host.failed": "Raum konnte nicht geöffnet werden: {message}",
+            "host.listing": "Offene Tische",
+            "host.public": "Öffentlich (unter Offene Tische gelistet)",
+            "host.fill_after": "Nach Sekunden mit Bots auffüllen (leer: nie)",
+            "host.bad_fill": "Bots füllen den Raum nach 0 bis {most} ganzen Sekunden auf; "
+                             "leer: nie.",
+            "host.level": "Stärke der Bots",
+            "netlobby.public": "Öffentlich: unter Offene Tische beim Relay gelistet.",
+            "netlobby.bots_in": "Bots kommen in {n} s.",
+            "netlobby.bots_now": "Bots kommen jetzt.",
+            "netlobby.refused": "Nicht gelistet: das Relay listet keine weiteren öffentlichen "
+                                "Räume von dieser Adresse. Der Raum bleibt privat; Freunde "
+                                "treten mit dem Code bei.",
             "netlobby.title": "{game}: Raum {code}",
             "netlobby.code_hint": (
                 "Mitspielen mit:  {command}   (oder Beitreten im Menü)"

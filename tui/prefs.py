@@ -1,5 +1,6 @@
 """What a player set once and expects to find again: theme, language, their name, the bots'
-level, the clock and takeover time they host with and the turn bell.
+level, the clock and takeover time they host with, the wait before bots fill a public room
+(the host form remembers it; Quick play opens rooms with it) and the turn bell.
 
 Kept as JSON in the user's config directory (`platformdirs`; `TABLETOP_TUI_CONFIG` overrides
 it for tests and portable installs). A damaged or unreadable file never stops the app: the
@@ -17,6 +18,7 @@ from typing import Any
 
 import platformdirs
 
+from net.host.billboard import MAX_FILL_AFTER
 from net.table.clocks import PRESETS
 
 APP = "tabletop-tui"
@@ -33,6 +35,7 @@ class Prefs:
     clock: str = "none"  # the clock of hosted games: one of CLOCKS
     takeover: int | None = 120  # seconds before a bot takes an away seat
     bell: str = "network"
+    fill_after: int | None = 60  # a public room's wait before bots fill it (Quick play's)
 
     def valid(self) -> bool:
         return (
@@ -41,6 +44,8 @@ class Prefs:
             and isinstance(self.bot_level, str)
             and self.clock in CLOCKS
             and (self.takeover is None or (type(self.takeover) is int and self.takeover > 0))
+            and (self.fill_after is None or (type(self.fill_after) is int
+                                             and 0 <= self.fill_after <= MAX_FILL_AFTER))
         )
 
 

@@ -20,7 +20,7 @@ from tui.cli import main
 from tui.screens.base import MAX_NAME
 from tui.screens.game import GameScreen
 from tui.screens.help import HelpScreen
-from tui.screens.menu import GamePickerScreen, MenuScreen
+from tui.screens.menu import MENU_ITEMS, GamePickerScreen, MenuScreen
 from tui.widgets import EventLog
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -71,7 +71,7 @@ async def test_settings_screen_switches_theme_and_language() -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         menu = app.screen.query_one("#menu", OptionList)
-        menu.highlighted = 4  # Settings
+        menu.highlighted = MENU_ITEMS.index("settings")
         await pilot.press("enter")
         await settle(pilot)
         await pilot.click("#theme-high-contrast")

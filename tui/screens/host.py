@@ -9,15 +9,17 @@ from dataclasses import replace
 from typing import ClassVar
 
 from textual.app import ComposeResult
-from textual.containers import VerticalScroll
+from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
 from textual.widgets import Button, Footer, Input, Select, Static, Switch
 
 from engines import ENGINE_IDS, get_engine
+from net.host.billboard import MAX_FILL_AFTER
 from net.host.hosting import HostPlan, open_room, table_relay
 from tui import boards, prefs
 from tui.i18n import tr
 from tui.screens.base import MAX_NAME, KeySpec, TableScreen
+from tui.screens.lobby import BOT_LEVELS
 from tui.screens.net_lobby import CSS, HostLobbyScreen, host_table
 
 
@@ -51,8 +53,15 @@ class HostScreen(TableScreen[None]):
     def __init__(self, plan: HostPlan | None = None, *, auto: bool = False) -> None:
         super().__init__()
         games = playable()
-        self.plan = plan or HostPlan(games[0] if games else None, 0)
-        self.plan.host_name = self.plan.host_name or prefs.load().name or login_name()
+        saved = prefs.load()
+        if plan is None:
+            plan = HostPlan(games[0] if games else None, 0, fill_after=saved.fill_after)
+            plan.level = saved.bot_level if saved.bot_level in BOT_LEVELS else plan.level
+        self.plan = plan
+        self.plan.host_name = self.plan.host_name or saved.name or login_name()
+        # The bots' wait as typed (checked when the room opens, so a half-typed number is kept
+        # across a language switch).
+        self.fill_text = "" if plan.fill_after is None else f"{plan.fill_after:g}"
         self.auto = auto
         self.error = ""
 
@@ -75,9 +84,26 @@ class HostScreen(TableScreen[None]):
                 yield Input(plan.server or "", id="server", placeholder="127.0.0.1:8765")
                 yield Switch(plan.lan, id="lan")
                 yield Static(tr("host.lan"), classes="netlobby-label")
+            if not plan.resume:
+                yield from self.compose_public()
             yield Static(Content(self.error), id="netlobby-error")
             yield Button(tr("host.open"), id="open", variant="success")
         yield Footer()
+
+    def compose_public(self) -> ComposeResult:
+        """Listed among the relay's open tables or not, and when bots take the free seats."""
+        plan = self.plan
+        yield Static(tr("host.listing"), classes="netlobby-heading")
+        with Horizontal(classes="netlobby-row"):
+            yield Switch(plan.public, id="public")
+            yield Static(tr("host.public"), classes="netlobby-label")
+        with Horizontal(classes="netlobby-row"):
+            yield Input(self.fill_text, id="fill-after", type="integer", placeholder="—")
+            yield Static(tr("host.fill_after"), classes="netlobby-label")
+        yield Static(tr("host.level"), classes="netlobby-heading")
+        yield Select([(tr(f"lobby.bot_{level}"), level) for level in BOT_LEVELS],
+                     value=plan.level if plan.level in BOT_LEVELS else "strong",
+                     allow_blank=False, id="level", classes="clock-select")
 
     def on_mount(self) -> None:
         if self.auto:
@@ -87,12 +113,29 @@ class HostScreen(TableScreen[None]):
         event.stop()
         if event.button.id == "open":
             self.harvest()
+            if not self.plan.resume and not self.take_fill_after():
+                return
             self.run_worker(self.open(), group="host", exclusive=True)
+
+    def take_fill_after(self) -> bool:
+        """The bots' wait into the plan (and kept for next time, Quick play's too), or say
+        what is wrong with it and change nothing."""
+        text = self.fill_text
+        if text and not (text.isdigit() and int(text) <= MAX_FILL_AFTER):
+            self.show_error(tr("host.bad_fill", most=f"{MAX_FILL_AFTER:g}"))
+            return False
+        self.plan.fill_after = float(text) if text else None
+        if self.plan.public:
+            prefs.update(fill_after=int(text) if text else None)
+        return True
 
     def harvest(self) -> None:
         plan = self.plan
         if not plan.resume:
             plan.game = str(self.query_one("#game", Select).value)
+            plan.public = self.query_one("#public", Switch).value
+            plan.level = str(self.query_one("#level", Select).value)
+            self.fill_text = self.query_one("#fill-after", Input).value.strip()
         plan.host_name = self.query_one("#name", Input).value.strip() or login_name()
         if (relay := table_relay()) is not None:
             plan.server, plan.lan = relay, False
@@ -120,7 +163,8 @@ class HostScreen(TableScreen[None]):
             self.app.switch_screen(host_table(room))
         else:
             form = self.plan
-            self.app.switch_screen(HostLobbyScreen(room, back=lambda: HostScreen(form)))
+            self.app.switch_screen(HostLobbyScreen(room, back=lambda: HostScreen(form),
+                                                   listed=plan.public))
 
     def show_error(self, text: str) -> None:
         self.error = text

@@ -13,7 +13,8 @@ from textual.widgets.option_list import Option
 from tui.i18n import tr
 from tui.screens.base import KeySpec, TableScreen
 
-MENU_ITEMS = ("play", "host", "join", "rules", "settings", "past", "players", "quit")
+MENU_ITEMS = ("play", "host", "join", "tables", "quick", "rules", "settings", "past", "players",
+              "quit")
 
 BANNER = "♠ ♥  tabletop-tui  ♦ ♣"
 

@@ -8,6 +8,7 @@ with the game screen once the first table arrives.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -44,6 +45,8 @@ NetLobby #netlobby-code {
     width: auto; padding: 0 3; margin: 1 0 0 0; height: 3; content-align: center middle;
 }
 NetLobby #netlobby-hint { color: $text-muted; height: auto; margin-bottom: 1; }
+NetLobby #netlobby-public { color: $success; height: auto; }
+NetLobby #netlobby-public.-refused { color: $warning; text-style: bold; }
 NetLobby .netlobby-heading { text-style: bold; color: $primary; height: 1; margin-top: 1; }
 NetLobby #netlobby-seats { height: auto; }
 NetLobby .netseat { height: 1; }
@@ -97,6 +100,10 @@ class NetLobby(TableScreen[None]):
         self.me: int | None = None
         self.clock: dict[str, Any] | None = None  # the room's clocks, as the host last said
         self.room_lost = False  # out of the room for good (sent out, or the room closed)
+        # Listed among the relay's open tables, and seconds until bots come, as last said
+        # (net.host.billboard), with when it was said: the countdown goes on from there.
+        self.listing: dict[str, Any] = {}
+        self.listing_at = time.monotonic()
         # Handed to the game screen, or closed: either way no longer this screen's to close.
         self._gone = False
 
@@ -107,6 +114,7 @@ class NetLobby(TableScreen[None]):
             yield Static(self.code, id="netlobby-code")
             yield Static(Content(tr("netlobby.code_hint", command=join_command(self.code))),
                          id="netlobby-hint")
+            yield Static(id="netlobby-public")
             yield Static(tr("netlobby.seats"), classes="netlobby-heading")
             yield Vertical(id="netlobby-seats")
             yield Static(id="netlobby-spectators")
@@ -125,6 +133,7 @@ class NetLobby(TableScreen[None]):
     async def on_mount(self) -> None:
         await self.prepare()
         await self.show_seats()
+        self.set_interval(1.0, self.show_listing)
 
     async def prepare(self) -> None:
         """Start listening to the room, before the seats are first drawn. (A hook rather than
@@ -207,6 +216,41 @@ class NetLobby(TableScreen[None]):
         spectators.update(tr("netlobby.spectators", n=self.spectators))
         spectators.display = bool(self.seats)
         self.show_clock()
+        self.show_listing()
+
+    def listing_state(self) -> dict[str, Any]:
+        """Public or not, and the seconds until bots come (None: never), as of now."""
+        bots_in = self.listing.get("bots_in")
+        if isinstance(bots_in, int | float) and not isinstance(bots_in, bool):
+            bots_in = bots_in - (time.monotonic() - self.listing_at)
+        else:
+            bots_in = None
+        return {"public": self.listing.get("public") is True, "bots_in": bots_in}
+
+    def refused(self) -> bool:
+        """Whether the relay would not list a room meant to be public (only a host knows)."""
+        return False
+
+    def listing_text(self) -> str:
+        if self.refused():
+            return tr("netlobby.refused")
+        state = self.listing_state()
+        if not state["public"] or self.room_lost:
+            return ""
+        words = tr("netlobby.public")
+        if state["bots_in"] is not None:
+            left = max(0, round(state["bots_in"]))
+            words += " " + (tr("netlobby.bots_in", n=left) if left else tr("netlobby.bots_now"))
+        return words
+
+    def show_listing(self) -> None:
+        if not (found := self.query("#netlobby-public")):
+            return
+        line = found.first(Static)
+        text = self.listing_text()
+        line.update(Content(text))
+        line.display = bool(text)
+        line.set_class(self.refused(), "-refused")
 
     def chosen_clock(self) -> str:
         """The clock preset the room has (a host's lobby: the one picked in its form)."""
@@ -241,6 +285,7 @@ class NetLobby(TableScreen[None]):
         if kind == "lobby":
             self.seats = list(data["seats"])
             self.clock = data.get("clock") if isinstance(data.get("clock"), dict) else None
+            self.listing, self.listing_at = data, time.monotonic()
             await self.show_seats()
         elif kind == "presence":
             self.seats = list(data["players"])
@@ -248,6 +293,11 @@ class NetLobby(TableScreen[None]):
             await self.show_seats()
         elif kind == "chat":
             self.add_chat(data)
+        elif kind == "notice":  # e.g. the relay would not list the room, or the bots came
+            line = tr("net.notice", text=str(data.get("text", "")))
+            self.chat_lines.append(line)
+            self.query_one("#netlobby-chat", EventLog).add(line)
+            self.show_listing()
         elif kind in ("sync", "update"):
             self.enter_game()
         elif kind == "connection" and data.get("state") == "closed":
@@ -284,13 +334,17 @@ class HostLobbyScreen(NetLobby):
         *NetLobby.KEYS,
     )
 
-    def __init__(self, room: Room, *, back: Callable[[], Screen[Any]] | None = None) -> None:
+    def __init__(self, room: Room, *, back: Callable[[], Screen[Any]] | None = None,
+                 listed: bool | None = None) -> None:
         """`back` makes the screen Esc returns to (the hosting form the room was opened
-        from, its game still chosen); None: Esc returns to whatever is below."""
+        from, its game still chosen); None: Esc returns to whatever is below. `listed`: the
+        room was opened to be public (None: as it is now), so a relay's refusal, which may
+        come before this screen is drawn, is still told."""
         super().__init__(room.host.engine.id, room.host.code)
         self.room = room
         self.back = back
         self.host = room.host
+        self.listed = room.host.billboard.public if listed is None else listed
         self.me = next((i for i, s in enumerate(self.host.seats) if s.local), None)
         self.chat_lines = [tr("game.chat", name=c["name"], text=c["text"])
                            for c in self.host.chat_log]
@@ -364,6 +418,12 @@ class HostLobbyScreen(NetLobby):
         for field in ("clock", "out-of-time"):
             if found := self.query(f"#{field}"):
                 self.draft[field] = str(found.first(Select).value)
+
+    def listing_state(self) -> dict[str, Any]:
+        return self.host.billboard.state()
+
+    def refused(self) -> bool:
+        return self.listed and not self.host.billboard.public and not self.host.started
 
     def chosen_clock(self) -> str:
         if found := self.query("#clock"):
@@ -495,6 +555,7 @@ class PeerLobbyScreen(NetLobby):
         lobby = self.link.lobby or {}
         self.seats = list(self.link.players or lobby.get("seats", []))
         self.clock = lobby.get("clock") if isinstance(lobby.get("clock"), dict) else None
+        self.listing, self.listing_at = lobby, time.monotonic()
         self.chat_lines = [
             tr("game.chat", name=c["name"], text=c["text"]) for c in self.link.chat
         ]

@@ -102,7 +102,7 @@ async def test_a_bot_takes_over_a_seat_whose_player_does_not_come_back(relay: Re
 async def test_when_a_clock_runs_out_the_strong_bot_moves_and_every_table_shows_it(
     relay: Relay,
 ) -> None:
-    host, me, (pia, per) = await open_table(relay, seed=2, clock=per_move(0.05))
+    host, me, (pia, per) = await open_table(relay, seed=2, clock=per_move(0.3))
     try:
         pia.play = False
         host.start()
@@ -122,7 +122,7 @@ async def test_when_a_clock_runs_out_the_strong_bot_moves_and_every_table_shows_
             assert isinstance(peer.link, RemoteLink) and peer.link.record_path is not None
             kept = records.load(peer.link.record_path)
             assert kept.over and kept.header["out_of_time"] == [[1, pias[0]]]
-            assert kept.header["clock"] == per_move(0.05).public()
+            assert kept.header["clock"] == per_move(0.3).public()
     finally:
         await close_all(host, pia, per)
 

@@ -119,18 +119,22 @@ class PastGamesScreen(TableScreen[None]):
         event.stop()
         self.action_open()
 
+    def _readable(self) -> records.Record | None:
+        """The highlighted game's record; None (and why, for a damaged one) if there is none."""
+        entry = self._picked()
+        if entry is not None and entry.record is None:
+            self.notify(entry.error or "", severity="error", markup=False)
+        return entry.record if entry is not None else None
+
     def action_open(self) -> None:
         """Open the highlighted record in the replay, or say why it cannot be."""
-        entry = self._picked()
-        if entry is None:
-            return
-        if entry.record is None:
-            self.notify(entry.error or "", severity="error", markup=False)
+        record = self._readable()
+        if record is None:
             return
         from tui.screens.replay import ReplayScreen
 
         try:
-            replay = records.Replay(entry.record)
+            replay = records.Replay(record)
         except records.RecordError as exc:
             self.notify(str(exc), severity="error", markup=False)
             return
@@ -138,15 +142,12 @@ class PastGamesScreen(TableScreen[None]):
 
     def action_stats(self) -> None:
         """The highlighted game's statistics, or why it has none."""
-        entry = self._picked()
-        if entry is None:
-            return
-        if entry.record is None:
-            self.notify(entry.error or "", severity="error", markup=False)
+        record = self._readable()
+        if record is None:
             return
         from tui.screens.stats import stats_overlay
 
-        found = stats_overlay(entry.record)
+        found = stats_overlay(record)
         if isinstance(found, str):
             self.notify(found, severity="warning", markup=False)
         else:

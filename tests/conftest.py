@@ -16,6 +16,10 @@ def _own_settings(
     monkeypatch.setenv("TABLETOP_TUI_CONFIG", str(tmp_path_factory.mktemp("config")))
     # Every local game leaves a record (Past games): never in the developer's data directory.
     monkeypatch.setenv("TABLETOP_TUI_HOME", str(tmp_path_factory.mktemp("home")))
+    # pytest-xdist's workers have COLUMNS and LINES set (80x24), and an app started on a
+    # terminal of the test's own size would draw at that size instead.
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.delenv("LINES", raising=False)
 
 
 @pytest.fixture(autouse=True)

@@ -144,9 +144,10 @@ class ResultsScreen(TableScreen[str]):
             static.update(self._rating_text(seat))
             static.set_class(self._counted, "-rated")
         note = self._rating_note()
-        line = self.query_one("#results-rating", Static)
-        line.update(Content(note))
-        line.set_class(bool(note), "-said")
+        # None once the screen has gone (a rematch pressed while the game was counted).
+        for line in self.query("#results-rating").results(Static):
+            line.update(Content(note))
+            line.set_class(bool(note), "-said")
 
     @property
     def _counted(self) -> bool:

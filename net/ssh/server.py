@@ -16,6 +16,14 @@ and logs what an operator needs (net.ssh.logs). Each player (a key, or a name wh
 no key; see net.ssh.access) has a data directory of their own under ours, holding their
 settings and seat tokens, so a player whose connection dropped reconnects with the same key
 and is back in their seat.
+
+A table too big for one machine runs several of these as SSH nodes behind a load balancer in
+TCP mode (README.md, "Running a table on several machines"): they share the host key
+(`--ssh-host-key`), the relays (`--relay URL`: then none runs here), the database that keeps
+the ladder and the players' seat tokens (`--db`, net.peer.tokens) and the secret a player's
+rating identity is derived from (net.players.identity), so a player who comes back through
+another node is the same player in the same seat. The balancer names each client's address in
+a PROXY protocol header, which only a trusted balancer may send (net.ssh.proxied).
 """
 
 from __future__ import annotations

@@ -75,10 +75,10 @@ def origin(head: bytes, rest: bytes) -> Origin:
     if length(head) != len(rest):
         raise BadHeader("the header's length is not what was read")
     family = head[13]
+    if family != UNSPEC and family not in _ADDRESSES:
+        raise BadHeader(f"family and transport {family:#04x} are not TCP over IPv4 or IPv6")
     if head[12] == LOCAL or family == UNSPEC:
         return Origin(None, None)
-    if family not in _ADDRESSES:
-        raise BadHeader(f"family and transport {family:#04x} are not TCP over IPv4 or IPv6")
     size, block = _ADDRESSES[family]
     if len(rest) < block:
         raise BadHeader(f"{len(rest)} bytes cannot hold the {block} of the addresses")

@@ -22,11 +22,15 @@ from test_ssh_play import cards_left, until
 
 from bench.relays import free_port, haproxy_binary, write_secret
 from net.host.hosting import HostPlan, open_room
+from net.peer import tokens
 from net.players import identity, ladder
+from net.players.postgres import PostgresLadders
+from net.players.sql import SEATS_KEPT
+from net.players.store import SeatRow
 from net.relay import addresses
 from net.relay.server import Relay
 from net.relay.tokens import shared_secret
-from net.ssh.access import Access
+from net.ssh.access import Access, Visitor
 from net.ssh.limits import SshLimits
 from net.ssh.server import SshConfig, SshTable
 
@@ -232,6 +236,78 @@ async def test_a_player_whose_node_went_away_is_back_in_their_seat_through_the_o
         await room.close()
 
 
+# -- one identity and one set of seats for a player on every node ---------------------------------
+def test_one_key_has_one_identity_at_a_table_and_another_elsewhere() -> None:
+    ada, bob = (asyncssh.generate_private_key("ssh-ed25519") for _ in range(2))
+    secret, other_table = bytes(range(32)), bytes(range(1, 33))
+    mine = identity.derived(secret, ada.public_data)
+    assert mine.public == identity.derived(secret, ada.public_data).public
+    assert mine.public != identity.derived(secret, bob.public_data).public
+    assert mine.public != identity.derived(other_table, ada.public_data).public
+    # It signs as any identity does, and its proofs check.
+    entry = {"name": "ada", **mine.prove("commit", 0, "ada")}
+    assert identity.proven(entry, "commit", 0) == mine.fingerprint
+
+
+def test_a_node_gives_a_keyed_player_the_tables_identity_and_a_keyless_one_none(
+    tmp_path: Path,
+) -> None:
+    secret = bytes(range(32))
+    config = SshConfig(0, limits=SshLimits(), secret=secret, players=tmp_path / "players")
+    table = SshTable(config, "ws://127.0.0.1:1")  # not started
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    env = table.child_env(Visitor(addr="127.0.0.1", username="ada", key=key), "xterm", {})
+    assert identity.UNRATED_ENV not in env
+    path = Path(env["TABLETOP_TUI_HOME"]) / identity.KEY_FILE
+    assert path.stat().st_mode & 0o777 == 0o600
+    raw = Ed25519PrivateKey.from_private_bytes(bytes.fromhex(path.read_text()))
+    assert identity.Identity(raw).public == identity.derived(secret, key.public_data).public
+    path.write_text("00" * 32)  # one made before the table had a secret: replaced
+    table.child_env(Visitor(addr="127.0.0.1", username="ada", key=key), "xterm", {})
+    assert path.read_text() != "00" * 32
+    env = table.child_env(Visitor(addr="127.0.0.1", username="cy"), "xterm", {})
+    assert env[identity.UNRATED_ENV] == "1"
+    assert not (Path(env["TABLETOP_TUI_HOME"]) / identity.KEY_FILE).exists()
+
+
+def test_seats_kept_in_the_store_are_their_owners_alone(store_at: str) -> None:
+    store = ladder.open_store(store_at)
+    try:
+        mine = SeatRow("ada", "t-ada", "pk", "ab", "ticket")
+        store.keep_seat("key-ada", "room-1", mine)
+        assert store.seat("key-ada", "room-1") == mine
+        assert store.seat("key-eve", "room-1") is None  # another owner reads nothing
+        for number in range(SEATS_KEPT + 5):
+            store.keep_seat("key-ada", f"room-{number + 2}", mine)
+        assert store.seat("key-ada", "room-1") is None  # only the newest are kept
+        assert store.seat("key-ada", f"room-{SEATS_KEPT + 6}") == mine
+    finally:
+        store.close()
+
+
+def test_a_seat_goes_to_the_shared_database_under_a_hash_of_its_code(
+    postgres: Server, monkeypatch: pytest.MonkeyPatch, private_dirs: Path,
+) -> None:
+    url = postgres.database()
+    monkeypatch.setenv(ladder.TABLE_ENV, url)
+    saved = tokens.Saved("t-ada", "ada", "pk", "ab", "ticket")
+    monkeypatch.setenv(tokens.OWNER_ENV, "key-ada")
+    tokens.save_token("ABCD-EFGH-JKMN", saved)
+    assert tokens.load_token("ABCD-EFGH-JKMN", "ada") == saved
+    assert not (private_dirs / "home" / "tokens.json").exists()
+    store = ladder.open_store(url)
+    try:
+        assert isinstance(store, PostgresLadders)
+        text = repr(store.db.execute("SELECT * FROM seat_tokens").fetchall())
+        assert "ABCD" not in text and "EFGH" not in text
+    finally:
+        store.close()
+    monkeypatch.setenv(tokens.OWNER_ENV, "key-eve")  # another player's session finds nothing
+    assert tokens.load_token("ABCD-EFGH-JKMN", "") is None
+    monkeypatch.delenv(tokens.OWNER_ENV)  # a session of no table: its own file
+    assert tokens.load_token("ABCD-EFGH-JKMN", "") is None
+
+
 # -- the PROXY header: only from the balancer, and only a valid one ------------------------------
 V2 = b"\r\n\r\n\x00\r\nQUIT\n"
 
@@ -294,6 +370,7 @@ async def test_a_forged_header_from_an_untrusted_address_names_nobody(
     V2 + bytes([0x22, 0x11, 0, 12]) + bytes(12),  # an unknown command
     V2 + bytes([0x21, 0x31, 0, 216]) + bytes(216),  # a Unix socket's addresses
     V2 + bytes([0x21, 0x12, 0, 12]) + bytes(12),  # UDP
+    V2 + bytes([0x20, 0x55, 0, 0]),  # a LOCAL header with a family that is none
     V2 + bytes([0x21, 0x11, 0, 8]) + bytes(8),  # too short for two IPv4 addresses
     V2 + bytes([0x21, 0x11, 0xFF, 0xFF]),  # 65535 bytes of TLVs
     header("203.0.113.9")[:20],  # cut short, then the connection ends

@@ -173,8 +173,8 @@ class ProxiedListener:
             found = Origin(None, None)
         try:
             await self.serve(sock, found)
-        except Exception as exc:  # a handshake that failed: asyncssh closed the socket
-            log.info("ssh connection from %s ended before its login: %s", peer, exc)
+        except Exception as exc:  # a handshake that failed (every health check's): closed
+            log.debug("ssh connection from %s ended before its login: %s", peer, exc)
 
     async def close(self) -> None:
         for task in list(self._tasks):

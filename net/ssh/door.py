@@ -53,9 +53,11 @@ class TableDoor(asyncssh.SSHServer):
         self.visitor.addr = str(peer[0]) if peer else "?"
         local = conn.get_extra_info("sockname")
         self.visitor.reached = str(local[0]) if local else ""
+        self.visitor.port = int(local[1]) if local else 0
         if self.origin is not None:
             self.visitor.addr = self.origin.client or self.visitor.addr
             self.visitor.reached = self.origin.reached or self.visitor.reached
+            self.visitor.port = self.origin.port or self.visitor.port
         why = self.table.arrive(self)
         if why is not None:
             # Once the version line is out (asyncssh sends it next), and before anything the

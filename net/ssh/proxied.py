@@ -50,11 +50,13 @@ class BadHeader(ValueError):
 
 @dataclass(frozen=True)
 class Origin:
-    """Where a connection came from and the address it reached, as the balancer saw them;
-    None for either: the socket's own (a `LOCAL` header)."""
+    """Where a connection came from and the address and port it reached (the balancer's, which
+    players type), as the balancer saw them; None for each: the socket's own (a `LOCAL`
+    header)."""
 
     client: str | None
     reached: str | None
+    port: int | None = None
 
 
 def length(head: bytes) -> int:
@@ -84,7 +86,8 @@ def origin(head: bytes, rest: bytes) -> Origin:
         raise BadHeader(f"{len(rest)} bytes cannot hold the {block} of the addresses")
     source = ipaddress.ip_address(rest[:size])
     target = ipaddress.ip_address(rest[size:2 * size])
-    return Origin(str(source), str(target))
+    port = struct.unpack("!H", rest[2 * size + 2:2 * size + 4])[0]
+    return Origin(str(source), str(target), port)
 
 
 def trusted(peer: str, proxies: tuple[Network, ...]) -> bool:

@@ -307,7 +307,8 @@ class SshTable:
         """The command that brings a friend of `visitor` to this table: by the name the
         operator gave (`--ssh-name`), else by the address the visitor came in on."""
         host = self.config.name or visitor.reached.removeprefix("::ffff:") or "HOST"
-        port = "" if self.port == 22 else f" -p {self.port}"
+        reached = visitor.port or self.port
+        port = "" if reached == 22 else f" -p {reached}"
         return f"ssh -t{port} {host}"
 
 

@@ -236,6 +236,20 @@ async def test_a_player_whose_node_went_away_is_back_in_their_seat_through_the_o
         await room.close()
 
 
+async def test_advice_names_the_port_players_reach_the_balancer_on(
+    nodes: list[SshTable], balancer: SshBalancer,
+) -> None:
+    """A node's own port is no use to a player: the commands it advises name the balancer's
+    (from its PROXY header)."""
+    ada = await connect(balancer.port, "ada", pty=False, command="join ABCD-EFGH-JKMN")
+    try:
+        await ada.wait_closed()
+        assert f"ssh -t -p {balancer.port} HOST join CODE".encode() in ada.stderr, ada.stderr
+        assert all(str(n.port).encode() not in ada.stderr for n in nodes)
+    finally:
+        await ada.close()
+
+
 # -- one identity and one set of seats for a player on every node ---------------------------------
 def test_one_key_has_one_identity_at_a_table_and_another_elsewhere() -> None:
     ada, bob = (asyncssh.generate_private_key("ssh-ed25519") for _ in range(2))

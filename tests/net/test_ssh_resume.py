@@ -20,6 +20,7 @@ from net.records import store
 from net.relay.server import Relay
 from net.ssh.server import SshTable
 from net.ssh.session import command_args
+from tui.screens.menu import MENU_ITEMS
 
 ROOT = str(Path(net.__file__).resolve().parent.parent)
 SECRET = "hunter2 in a local variable"
@@ -189,7 +190,7 @@ async def test_a_host_whose_connection_dropped_takes_the_game_up_again_from_past
         ada = await connect(table.port, "ada", key=ada_key)
         players.append(ada)
         await ada.wait_for("Past games", "the menu")
-        ada.press(*["down"] * 5, "enter")
+        ada.press(*["down"] * MENU_ITEMS.index("past"), "enter")
         await ada.wait_for("unfinished", "the hosted game among the past games")
         ada.press("r")
         await ada.wait_for(at_the_table(code), "ada back at her table")

@@ -95,31 +95,37 @@ class FileSeats:
 
 
 class DatabaseSeats:
-    """The `seat_tokens` of the table's shared database, `owner`'s rows only."""
+    """The `seat_tokens` of the table's shared database, `owner`'s rows only. While the
+    database cannot be reached, the data directory's file keeps a seat (good for a return
+    through the same machine)."""
 
     def __init__(self, where: str, owner: str) -> None:
         self.where, self.owner = where, owner
 
     def load(self, code: str) -> Saved | None:
-        with contextlib.suppress(StoreError):
+        try:
             store = ladder.open_store(self.where)
             try:
                 row = store.seat(self.owner, room_key(code))
             finally:
                 store.close()
-            return None if row is None else Saved(
-                token=row.token, name=row.name, proof_key=row.proof_key, key=row.resume_key,
-                ticket=row.ticket)
-        return None
+        except StoreError:
+            return FileSeats().load(code)
+        if row is None:
+            return FileSeats().load(code)
+        return Saved(token=row.token, name=row.name, proof_key=row.proof_key,
+                     key=row.resume_key, ticket=row.ticket)
 
     def save(self, code: str, saved: Saved) -> None:
-        with contextlib.suppress(StoreError):
+        try:
             store = ladder.open_store(self.where)
             try:
                 store.keep_seat(self.owner, room_key(code), SeatRow(
                     saved.name, saved.token, saved.proof_key, saved.key, saved.ticket))
             finally:
                 store.close()
+        except StoreError:
+            FileSeats().save(code, saved)
 
 
 def room_key(code: str) -> str:

@@ -322,6 +322,17 @@ def test_a_seat_goes_to_the_shared_database_under_a_hash_of_its_code(
     assert tokens.load_token("ABCD-EFGH-JKMN", "") is None
 
 
+def test_a_seat_is_kept_in_the_players_folder_while_the_database_is_away(
+    monkeypatch: pytest.MonkeyPatch, private_dirs: Path,
+) -> None:
+    monkeypatch.setenv(ladder.TABLE_ENV, f"postgresql://nobody@127.0.0.1:{free_port()}/none")
+    monkeypatch.setenv(tokens.OWNER_ENV, "key-ada")
+    saved = tokens.Saved("t-ada", "ada", "pk", "ab", "ticket")
+    tokens.save_token("ABCD-EFGH-JKMN", saved)
+    assert tokens.load_token("ABCD-EFGH-JKMN", "ada") == saved
+    assert (private_dirs / "home" / "tokens.json").stat().st_mode & 0o777 == 0o600
+
+
 # -- the PROXY header: only from the balancer, and only a valid one ------------------------------
 V2 = b"\r\n\r\n\x00\r\nQUIT\n"
 

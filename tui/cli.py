@@ -217,6 +217,14 @@ def _add_ssh_options(parser: argparse.ArgumentParser) -> None:
     ssh.add_argument("--ssh-max-startups", type=_at_least_one, default=limits.max_startups,
                      metavar="N", help="connections logging in at once, from all addresses "
                      f"(default {limits.max_startups})")
+    ssh.add_argument("--ssh-host-key", default=None, metavar="FILE",
+                     help="the SSH host key (an OpenSSH private key file) instead of the one "
+                     "made in the data directory: every SSH node of one table uses the same")
+    ssh.add_argument("--ssh-trust-proxy", action="append", default=[], metavar="ADDRESS",
+                     help="a load balancer in TCP mode in front of the SSH server (an address "
+                     "or network; repeat for more): it must send a PROXY protocol v2 header "
+                     "(HAProxy: send-proxy-v2), whose client address the per-address limits "
+                     "count")
     ssh.add_argument("--ssh-idle", type=_minutes, default=limits.idle_minutes, metavar="MIN",
                      help="close a session after MIN minutes without a key pressed (a "
                      "`watch CODE` session: nor a move in the game it watches) "
@@ -298,14 +306,18 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=_port, default=DEFAULT_PORT)
     serve.add_argument("--secret-file", default=None, metavar="FILE",
                        help="the secret the relays of one table share, so any of them takes "
-                            "over any room (also TABLETOP_TUI_RELAY_SECRET_FILE, or "
-                            "TABLETOP_TUI_RELAY_SECRET as hex)")
+                            "over any room; with --ssh, its SSH players' identities are derived "
+                            "from it, the same on every SSH node of the table (also "
+                            "TABLETOP_TUI_RELAY_SECRET_FILE, or TABLETOP_TUI_RELAY_SECRET as hex)")
     serve.add_argument("--trust-proxy", action="append", default=[], metavar="ADDRESS",
                        help="a load balancer in front of this relay (an address or network; "
                             "repeat for more): the client address it forwards in "
                             "X-Forwarded-For is what the per-address limits count (also "
                             "TABLETOP_TUI_RELAY_PROXIES)")
     _add_ssh_options(serve)
+    serve.add_argument("--relay", type=_server, default=None, metavar="URL",
+                       help="with --ssh: run no relay here; the sessions host and join at this "
+                       "one (the relays' load balancer of a table on several machines)")
     serve.add_argument("--db", type=_database, default=None, metavar="URL",
                        help="with --ssh: keep the table's ladder in this PostgreSQL database, "
                        "shared by every machine of the table (default: $TABLETOP_TUI_DB, else "
@@ -427,24 +439,36 @@ def _play(args: argparse.Namespace) -> None:
 def _ssh_config(args: argparse.Namespace) -> SshConfig | None:
     """The SSH table `--ssh` asks for, or None without `--ssh`."""
     if args.ssh is None:
-        given = [flag for flag, value in (("--ssh-keys", args.ssh_keys),
-                                          ("--ssh-password", args.ssh_password)) if value]
+        given = [flag for flag, value in (
+            ("--ssh-keys", args.ssh_keys), ("--ssh-password", args.ssh_password),
+            ("--ssh-host-key", args.ssh_host_key), ("--ssh-trust-proxy", args.ssh_trust_proxy),
+            ("--relay", getattr(args, "relay", None))) if value]
         if given:
             fail(f"{given[0]} needs --ssh PORT")
         return None
+    from pathlib import Path
+
+    from net.relay import addresses, tokens
     from net.ssh.access import Access
     from net.ssh.keys import host_key
     from net.ssh.server import SshConfig
 
+    shared_key = Path(args.ssh_host_key) if args.ssh_host_key else None
     try:
         access = Access.load(args.ssh_keys, args.ssh_password)
-        host_key()  # made now if missing; a damaged one is one line, before anything starts
+        host_key(shared_key)  # made now if missing; a damaged one is one line, before anything
+        trusted = addresses.networks(" ".join(args.ssh_trust_proxy))
     except ValueError as exc:
         fail(str(exc))
+    try:  # a table on several machines derives its players' identities from it (serve only)
+        secret = tokens.shared_secret() if args.command == "serve" else None
+    except (OSError, ValueError) as exc:
+        fail(f"cannot use the relay secret: {exc}")
     limits = SshLimits(max_sessions=args.ssh_max_sessions, per_address=args.ssh_per_address,
                        per_minute=args.ssh_per_minute, idle_minutes=args.ssh_idle,
                        max_startups=args.ssh_max_startups)
-    return SshConfig(args.ssh, args.ssh_host, access, limits, name=args.ssh_name)
+    return SshConfig(args.ssh, args.ssh_host, access, limits, name=args.ssh_name,
+                     host_key=shared_key, secret=secret, trusted=trusted)
 
 
 def _shared_secret(path: str | None) -> None:
@@ -735,7 +759,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         if ssh is not None:
             from net.ssh.server import serve_with_ssh
 
-            raise SystemExit(serve_with_ssh(args.host, args.port, ssh))
+            relay = server_url(args.relay) if args.relay else None
+            raise SystemExit(serve_with_ssh(args.host, args.port, ssh, relay))
         from net.relay.server import serve_forever
 
         serve_forever(args.host, args.port)

@@ -8,6 +8,15 @@ Anyone holding the finished record can check every seat's signature, so a rating
 records needs nobody's word (net.players.counted). Bots are named, not keyed (`bot:strong`).
 An SSH player's data directory belongs to their SSH key, so their identity key does too; a
 keyless SSH player (the table sets `UNRATED_ENV`) has none and plays unrated.
+
+A table on several SSH nodes (`serve --ssh --secret-file FILE` on each) must give one SSH key
+one identity whichever node the player lands on, with nothing to copy between the nodes: the
+identity's seed is derived (HKDF-SHA256, `derived`) from the secret the table's machines share
+and the player's SSH public key, and the node writes it into the player's data directory
+before their app starts. This is the trust a player puts in any table's operator, said out
+loud: whoever holds the table's secret can sign records as any of its players (as the
+operator of a single machine, who can read every player's key file, always could). A player
+who wants an identity nobody else holds plays from their own installation.
 """
 
 from __future__ import annotations
@@ -15,14 +24,16 @@ from __future__ import annotations
 import contextlib
 import os
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PrivateKey,
     Ed25519PublicKey,
 )
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from net import home
 from net.wire import public as listing
@@ -32,6 +43,8 @@ KEY_FILE = "identity_ed25519"
 # Set for a session that must not have an identity (an SSH player without a key).
 UNRATED_ENV = "TABLETOP_TUI_UNRATED"
 BOT_PREFIX = "bot:"
+# What keeps a derived identity's seed apart from anything else made of the same secret.
+DERIVED_SALT = b"tabletop-tui v1 ssh player identity"
 
 
 def bot(level: str) -> str:
@@ -68,6 +81,30 @@ class Identity:
         return {"ident": self.fingerprint, "key": self.public.hex(), "sig": signature.hex()}
 
 
+def derived(secret: bytes, subject: bytes) -> Identity:
+    """The identity a table whose machines share `secret` gives the holder of the SSH public
+    key `subject` (its wire form): the same on every machine, another for every key."""
+    seed = HKDF(algorithm=hashes.SHA256(), length=32, salt=DERIVED_SALT,
+                info=subject).derive(secret)
+    return Identity(Ed25519PrivateKey.from_private_bytes(seed))
+
+
+def keep(ident: Identity, folder: Path) -> None:
+    """Make `ident` the identity of the data directory `folder` (OSError if it cannot be
+    written); a file that holds it already is left alone."""
+    path = folder / KEY_FILE
+    text = _raw(ident.private).hex()
+    with contextlib.suppress(OSError):
+        if path.read_text(encoding="utf-8") == text:
+            return
+    home.write_private(path, text)
+
+
+def _raw(key: Ed25519PrivateKey) -> bytes:
+    return key.private_bytes(serialization.Encoding.Raw, serialization.PrivateFormat.Raw,
+                             serialization.NoEncryption())
+
+
 def mine() -> Identity | None:
     """This installation's identity, made on first use; None where it must have none (a
     keyless SSH player) or no private data directory can be had."""
@@ -81,10 +118,8 @@ def mine() -> Identity | None:
         raw = path.read_bytes()
         return Identity(Ed25519PrivateKey.from_private_bytes(bytes.fromhex(raw.decode())))
     key = Ed25519PrivateKey.generate()
-    raw_key = key.private_bytes(serialization.Encoding.Raw, serialization.PrivateFormat.Raw,
-                                serialization.NoEncryption())
     try:
-        home.write_private(path, raw_key.hex())
+        home.write_private(path, _raw(key).hex())
     except OSError:
         return None
     return Identity(key)

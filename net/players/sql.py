@@ -22,6 +22,7 @@ from net.players.store import (
     Change,
     Opponent,
     Played,
+    SeatRow,
     Standing,
     StoreError,
     Summary,
@@ -67,7 +68,21 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             stamp TEXT NOT NULL,
             status TEXT NOT NULL)""",
     ),
+    (  # 3: the seats SSH players were given, for their return through any machine of a table
+        """CREATE TABLE seat_tokens (
+            owner TEXT NOT NULL,
+            room TEXT NOT NULL,
+            name TEXT NOT NULL,
+            token TEXT NOT NULL,
+            proof_key TEXT,
+            resume_key TEXT,
+            ticket TEXT,
+            saved DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (owner, room))""",
+    ),
 )
+# The most seats one owner keeps (rooms are short-lived): the newest are kept.
+SEATS_KEPT = 50
 VERSION = len(MIGRATIONS)
 
 _MIGRATIONS_TABLE = """CREATE TABLE IF NOT EXISTS migrations (
@@ -264,6 +279,30 @@ class SqlLadders:
                 "INSERT INTO sources (path, stamp, status) VALUES (?, ?, ?) ON CONFLICT (path) "
                 "DO UPDATE SET stamp = excluded.stamp, status = excluded.status",
                 (source, stamp, status))
+
+
+    # -- SSH players' seats (net.peer.tokens) ------------------------------------------------------
+    # Bearer secrets: every statement names its owner, and none lists another owner's rows.
+    def seat(self, owner: str, room: str) -> SeatRow | None:
+        """What `owner` keeps for the room `room` (a hash of its join code, never the code)."""
+        row = self._row("SELECT name, token, proof_key, resume_key, ticket FROM seat_tokens "
+                        "WHERE owner = ? AND room = ?", (owner, room))
+        return None if row is None else SeatRow(*row)
+
+    def keep_seat(self, owner: str, room: str, seat: SeatRow) -> None:
+        """Keep `seat` for `owner`'s return to `room`, and only their newest `SEATS_KEPT`."""
+        with self._writing():
+            self._rows(
+                "INSERT INTO seat_tokens (owner, room, name, token, proof_key, resume_key, "
+                "ticket, saved) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (owner, room) DO "
+                "UPDATE SET name = excluded.name, token = excluded.token, "
+                "proof_key = excluded.proof_key, resume_key = excluded.resume_key, "
+                "ticket = excluded.ticket, saved = excluded.saved",
+                (owner, room, *seat, time.time()))
+            self._rows(
+                "DELETE FROM seat_tokens WHERE owner = ? AND room NOT IN (SELECT room FROM "
+                "seat_tokens WHERE owner = ? ORDER BY saved DESC, room LIMIT ?)",
+                (owner, owner, SEATS_KEPT))
 
 
 def _merged(before: Skill, moved: list[Skill]) -> Skill:

@@ -16,7 +16,7 @@ Every implementation must hold to this:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from net.players.counted import Outcome
 from net.players.ratings import Skill
@@ -90,6 +90,17 @@ class Opponent:
     ahead: int
 
 
+class SeatRow(NamedTuple):
+    """A seat an SSH player was given, kept for their return (net.peer.tokens): bearer
+    secrets, read only by their owner's sessions."""
+
+    name: str
+    token: str
+    proof_key: str | None
+    resume_key: str | None
+    ticket: str | None
+
+
 class Ladders(Protocol):
     """A store of ladders (see the module docstring for what every implementation keeps to)."""
 
@@ -120,6 +131,15 @@ class Ladders(Protocol):
 
     def opponents(self, ident: str, engine: str, limit: int = 5) -> list[Opponent]:
         """Whom a player met most at one game, most often first."""
+        ...
+
+    def seat(self, owner: str, room: str) -> SeatRow | None:
+        """The seat `owner` keeps for `room` (a hash of its join code); None if none. There is
+        no way to list what others keep."""
+        ...
+
+    def keep_seat(self, owner: str, room: str, seat: SeatRow) -> None:
+        """Keep `seat` for `owner`'s return to `room` (their newest few dozen are kept)."""
         ...
 
     def name(self, ident: str) -> str | None:

@@ -100,6 +100,7 @@ class Visitor:
     username: str = ""
     key: asyncssh.SSHKey | None = None
     reached: str = ""  # the table's address the connection came in on
+    port: int = 0  # and its port (behind a balancer: the balancer's, which players type)
 
     @property
     def name(self) -> str:

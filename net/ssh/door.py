@@ -19,6 +19,7 @@ import asyncssh
 
 from net.ssh.access import Visitor
 from net.ssh.limits import counted
+from net.ssh.proxied import Origin
 from net.ssh.session import TableSession
 
 if TYPE_CHECKING:
@@ -30,8 +31,9 @@ log = logging.getLogger("tabletop.sshd")
 class TableDoor(asyncssh.SSHServer):
     """One SSH connection: who it is (see net.ssh.access) and its sessions."""
 
-    def __init__(self, table: SshTable) -> None:
+    def __init__(self, table: SshTable, origin: Origin | None = None) -> None:
         self.table = table
+        self.origin = origin  # what a trusted balancer said of the connection (net.ssh.proxied)
         self.access = table.config.access
         self.visitor = Visitor(addr="?")
         self.group = "?"  # the address as the table counts it (net.relay.addresses)
@@ -51,6 +53,11 @@ class TableDoor(asyncssh.SSHServer):
         self.visitor.addr = str(peer[0]) if peer else "?"
         local = conn.get_extra_info("sockname")
         self.visitor.reached = str(local[0]) if local else ""
+        self.visitor.port = int(local[1]) if local else 0
+        if self.origin is not None:
+            self.visitor.addr = self.origin.client or self.visitor.addr
+            self.visitor.reached = self.origin.reached or self.visitor.reached
+            self.visitor.port = self.origin.port or self.visitor.port
         why = self.table.arrive(self)
         if why is not None:
             # Once the version line is out (asyncssh sends it next), and before anything the

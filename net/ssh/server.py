@@ -16,6 +16,14 @@ and logs what an operator needs (net.ssh.logs). Each player (a key, or a name wh
 no key; see net.ssh.access) has a data directory of their own under ours, holding their
 settings and seat tokens, so a player whose connection dropped reconnects with the same key
 and is back in their seat.
+
+A table too big for one machine runs several of these as SSH nodes behind a load balancer in
+TCP mode (README.md, "Running a table on several machines"): they share the host key
+(`--ssh-host-key`), the relays (`--relay URL`: then none runs here), the database that keeps
+the ladder and the players' seat tokens (`--db`, net.peer.tokens) and the secret a player's
+rating identity is derived from (net.players.identity), so a player who comes back through
+another node is the same player in the same seat. The balancer names each client's address in
+a PROXY protocol header, which only a trusted balancer may send (net.ssh.proxied).
 """
 
 from __future__ import annotations
@@ -26,25 +34,28 @@ import logging
 import os
 import re
 import signal
+import socket
 import sys
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import asyncssh
 
 import net
 from net.host.hosting import TABLE_RELAY_ENV, TABLE_SSH_ENV, HostPlan, start_relay
+from net.peer import tokens
 from net.players import identity, ladder, reputation
 from net.relay import addresses
 from net.ssh import logs
 from net.ssh.access import Access, Visitor
 from net.ssh.door import TableDoor
 from net.ssh.forks import Forks
-from net.ssh.keys import fingerprint, host_key, player_dir
+from net.ssh.keys import fingerprint, give_identity, host_key, player_dir
 from net.ssh.limits import AddressRate, Guesses, SshLimits, counted, raise_file_limit
+from net.ssh.proxied import Origin, ProxiedListener
 from net.ssh.session import DEFAULT_TERM, TableSession
 from net.wire import codes
 
@@ -69,6 +80,12 @@ class SshConfig:
     access: Access = field(default_factory=Access)
     limits: SshLimits = field(default_factory=SshLimits)
     name: str | None = None  # the host name players reach the table by, for the lobby's line
+    # One of several SSH nodes of a table (see README): the host key they share, the secret
+    # its players' identities are derived from, the balancers that name each client's address.
+    host_key: Path | None = None
+    secret: bytes | None = None
+    trusted: tuple[addresses.Network, ...] = ()
+    players: Path | None = None  # the players' folders (default: the data directory's)
 
     @property
     def where(self) -> str:
@@ -91,7 +108,7 @@ class SshTable:
         self.config = config
         self.limits = config.limits
         self.relay_url = relay_url
-        self.key = host_key()
+        self.key = host_key(config.host_key)
         self.rate = AddressRate(self.limits.per_minute)
         self.guesses = Guesses(self.limits.password_delay)
         self.pause = asyncio.sleep  # how a password's answer waits (a test records the waits)
@@ -100,6 +117,7 @@ class SshTable:
         self.sessions: dict[TableSession, Place] = {}  # those holding a place at the table
         self.port = 0
         self._acceptor: asyncssh.SSHAcceptor | None = None
+        self._proxied: ProxiedListener | None = None
         self.forks = Forks(app, self._base_env(), self.limits.session_memory * MIB,
                            self.limits.session_nice)
 
@@ -111,16 +129,14 @@ class SshTable:
         """Listen on the configured address and port (0: any free one) and start the fork
         server; returns the port once sessions can start. OSError if either cannot be."""
         raise_file_limit(self.limits)
-        self._acceptor = await asyncssh.listen(
-            self.config.bind, self.config.port,
-            server_factory=lambda: TableDoor(self),
-            server_host_keys=[self.key], authorized_client_keys=None,
-            encoding=None, line_editor=False, agent_forwarding=False, x11_forwarding=False,
-            login_timeout=self.limits.login_timeout,
-            keepalive_interval=self.limits.keepalive, keepalive_count_max=3,
-            reuse_address=True,
-        )
-        self.port = self._acceptor.get_port()
+        if self.config.trusted:  # behind a balancer: its PROXY headers first (net.ssh.proxied)
+            self._proxied = ProxiedListener(self.config.trusted, self._proxied_connection)
+            self.port = await self._proxied.start(self.config.bind, self.config.port)
+        else:
+            self._acceptor = await asyncssh.listen(
+                self.config.bind, self.config.port, server_factory=lambda: TableDoor(self),
+                reuse_address=True, **self._ssh_options())
+            self.port = self._acceptor.get_port()
         self.forks.start()
         try:
             await self.forks.ready()
@@ -129,7 +145,21 @@ class SshTable:
             raise
         return self.port
 
+    def _ssh_options(self) -> dict[str, Any]:
+        return dict(server_host_keys=[self.key], authorized_client_keys=None, encoding=None,
+                    line_editor=False, agent_forwarding=False, x11_forwarding=False,
+                    login_timeout=self.limits.login_timeout,
+                    keepalive_interval=self.limits.keepalive, keepalive_count_max=3)
+
+    async def _proxied_connection(self, sock: socket.socket, origin: Origin) -> None:
+        """A connection that came through a balancer, from the client its header names."""
+        await asyncssh.run_server(sock, server_factory=lambda: TableDoor(self, origin),
+                                  **self._ssh_options())
+
     async def stop(self) -> None:
+        if self._proxied is not None:
+            await self._proxied.close()
+            self._proxied = None
         if self._acceptor is not None:
             self._acceptor.close()
             await self._acceptor.wait_closed()
@@ -241,7 +271,9 @@ class SshTable:
         """A clean environment: the client's terminal and language, the player's own data
         and settings directories, the table's relay and ladder, the join code if there is
         one; nothing else of ours or theirs."""
-        home = player_dir(visitor.identity)
+        home = player_dir(visitor.identity, self.config.players)
+        if visitor.key is not None and self.config.secret is not None:
+            give_identity(self.config.secret, visitor.key, home / "data")
         env = {
             **self._base_env(),
             "HOME": os.environ.get("HOME", str(home)),
@@ -262,6 +294,8 @@ class SshTable:
         # One ladder for everyone who plays here: the table's (our own file, or the database
         # every machine of the table shares).
         env[ladder.TABLE_ENV] = ladder.store_location()
+        if ladder.is_database(env[ladder.TABLE_ENV]):  # seats too, for a return by any node
+            env[tokens.OWNER_ENV] = visitor.identity
         for name, pattern in _PASSED_ENV.items():
             value = client_env.get(name, "")
             if re.fullmatch(pattern, value):
@@ -273,7 +307,8 @@ class SshTable:
         """The command that brings a friend of `visitor` to this table: by the name the
         operator gave (`--ssh-name`), else by the address the visitor came in on."""
         host = self.config.name or visitor.reached.removeprefix("::ffff:") or "HOST"
-        port = "" if self.port == 22 else f" -p {self.port}"
+        reached = visitor.port or self.port
+        port = "" if reached == 22 else f" -p {reached}"
         return f"ssh -t{port} {host}"
 
 
@@ -332,8 +367,10 @@ async def hosting_with_table(config: SshConfig, plan: HostPlan, say: Callable[[s
             await relay.stop()
 
 
-def serve_with_ssh(host: str, port: int, config: SshConfig) -> int:
-    """`tabletop-tui serve --ssh PORT`: the relay and the SSH server in one process."""
+def serve_with_ssh(host: str, port: int, config: SshConfig, relay_url: str | None = None) -> int:
+    """`tabletop-tui serve --ssh PORT`: the relay and the SSH server in one process; or, with
+    `relay_url` (`--relay URL`, the relays' load balancer of a table on several machines), the
+    SSH server alone, its sessions hosting and joining there."""
     from net.relay.server import Relay
 
     logs.setup(sys.stderr)
@@ -341,7 +378,28 @@ def serve_with_ssh(host: str, port: int, config: SshConfig) -> int:
     def say(text: str) -> None:
         print(f"tabletop-tui: {text}", flush=True)
 
+    async def until_stopped() -> None:
+        stop = asyncio.Event()
+        for sig in (signal.SIGTERM, signal.SIGHUP):  # systemd stops with SIGTERM: say goodbye
+            asyncio.get_running_loop().add_signal_handler(sig, stop.set)
+        await stop.wait()
+
+    async def node(url: str) -> int:
+        try:
+            table = await open_table(config, url, say)
+        except OSError as exc:
+            say(f"cannot listen for SSH on {config.where}: {exc.strerror or exc}")
+            return 1
+        say(f"sessions use the relays at {url}")
+        try:
+            await until_stopped()
+        finally:
+            await table.stop()
+        return 0
+
     async def main() -> int:
+        if relay_url is not None:
+            return await node(relay_url)
         # The word on a host beside its open table comes from the table's own ladder.
         relay = Relay(reputation=reputation.TableWord(ladder.store_location()))
         try:
@@ -356,11 +414,8 @@ def serve_with_ssh(host: str, port: int, config: SshConfig) -> int:
             await relay.stop()
             return 1
         say(f"relay on {host}:{relay_port}")
-        stop = asyncio.Event()
-        for sig in (signal.SIGTERM, signal.SIGHUP):  # systemd stops with SIGTERM: say goodbye
-            asyncio.get_running_loop().add_signal_handler(sig, stop.set)
         try:
-            await stop.wait()
+            await until_stopped()
         finally:
             await table.stop()
             await relay.stop()

@@ -160,6 +160,12 @@ class TableSession(asyncssh.SSHServerSession[bytes]):
             self._hanging_up = asyncio.get_running_loop().create_task(self.child.hang_up())
 
     # -- the session -------------------------------------------------------------------------
+    @property
+    def port(self) -> int:
+        """The port the player reached the table on, which advice names (behind a balancer
+        its port, not this node's)."""
+        return self.visitor.port or self.table.port
+
     def _set_size(self, cols: int, rows: int) -> None:
         limits = self.table.limits
         self.size = (min(max(cols, 1), limits.max_cols) if cols else 80,
@@ -177,7 +183,7 @@ class TableSession(asyncssh.SSHServerSession[bytes]):
             return
         if self.term is None:
             self._refuse("the table needs a terminal: connect with `ssh -t` "
-                         f"(e.g. ssh -t -p {self.table.port} HOST join CODE)")
+                         f"(e.g. ssh -t -p {self.port} HOST join CODE)")
             return
         self.watching = "--watch" in args
         why = self._name_taken() or self.table.admit(self)
@@ -201,7 +207,7 @@ class TableSession(asyncssh.SSHServerSession[bytes]):
             return None
         return (f"someone called {visitor.name!r} is at this table now without an SSH key, and "
                 "a name alone cannot tell you apart: connect with another name "
-                f"(ssh -t -p {self.table.port} OTHERNAME@HOST) or with a key; if that was you "
+                f"(ssh -t -p {self.port} OTHERNAME@HOST) or with a key; if that was you "
                 "and your connection dropped, try again in a minute or two")
 
     async def _play(self, args: list[str]) -> None:
@@ -210,7 +216,7 @@ class TableSession(asyncssh.SSHServerSession[bytes]):
                                    dict(self.chan.get_environment()),
                                    code=args[1] if args[:1] == ["join"] else None)
         report = Path(env["TABLETOP_TUI_HOME"]) / f"crash-{secrets.token_hex(8)}.txt"
-        env.update(inside.env_for(self.table.port, self.visitor.key is None, report))
+        env.update(inside.env_for(self.port, self.visitor.key is None, report))
         try:
             self.child = await PtyChild.start(self.table.forks, self.table.child_argv(args), env,
                                               *self.size, sink=self._output)

@@ -34,7 +34,7 @@ from net.players import identity, ladder, ratings
 from net.players.counted import Outcome, SeatOutcome
 from net.players.postgres import PostgresLadders
 from net.players.sql import MIGRATIONS, VERSION
-from net.players.store import Change, StoreError
+from net.players.store import Change, SeatRow, StoreError
 from net.relay.server import Relay
 from net.table.clocks import per_move
 from net.table.session import HostSession, SeatInfo
@@ -427,6 +427,9 @@ def test_an_older_store_is_migrated_when_opened_and_a_newer_one_refused(store_at
         assert [(s.ident, s.skill.mu) for s in store.ladder("schoene")] == [("id:A", 27.5)]
         store.note("a record", "1:2", "counted")  # what version 2 added
         assert store.seen("a record", "1:2") and not store.seen("a record", "1:3")
+        seat = SeatRow("Ada", "token", None, "ab", None)  # and version 3
+        store.keep_seat("key-a", "room", seat)
+        assert store.seat("key-a", "room") == seat
         store.db.execute(f"INSERT INTO migrations VALUES ({VERSION + 1}, 0)")
     finally:
         store.close()

@@ -10,6 +10,7 @@ import signal
 import sys
 from pathlib import Path
 
+import asyncssh
 import pytest
 from ssh_support import connect
 
@@ -54,6 +55,34 @@ async def test_serve_with_ssh_prints_the_key_and_serves_the_menu_until_stopped()
             await server.wait()
 
 
+async def test_an_ssh_node_of_a_bigger_table_shows_the_shared_key_and_uses_its_relays(
+    tmp_path: Path, relay: Relay,
+) -> None:
+    """`serve --ssh --relay URL --ssh-host-key FILE`: no relay of its own, the shared key."""
+    shared = asyncssh.generate_private_key("ssh-ed25519")
+    key_file = tmp_path / "host_key"
+    key_file.write_bytes(shared.export_private_key())
+    server = await asyncio.create_subprocess_exec(
+        *CLI, "serve", "--ssh", "0", "--ssh-host", "127.0.0.1", "--relay", relay.url,
+        "--ssh-host-key", str(key_file), cwd=ROOT, env=dict(os.environ),
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    assert server.stdout is not None
+    try:
+        async with asyncio.timeout(20):
+            banner = (await server.stdout.readline()).decode()
+            using = (await server.stdout.readline()).decode()
+        assert fingerprint(shared) in banner, banner
+        assert f"sessions use the relays at {relay.url}" in using, using
+        assert not (home.data_dir() / "ssh" / HOST_KEY).exists()
+        server.send_signal(signal.SIGTERM)
+        async with asyncio.timeout(20):
+            assert await server.wait() == 0
+    finally:
+        if server.returncode is None:
+            server.kill()
+            await server.wait()
+
+
 async def test_host_with_ssh_runs_a_relay_whose_rooms_ssh_players_join() -> None:
     plan = HostPlan("schoene", 3, port=0, host_name=None)
     lines: list[str] = []
@@ -81,6 +110,12 @@ async def test_host_with_ssh_runs_a_relay_whose_rooms_ssh_players_join() -> None
     (["serve", "--ssh", "0", "--ssh-max-sessions", "0"], "expected 1 or more"),
     (["serve", "--ssh", "0", "--ssh-idle", "soon"], "expected minutes"),
     (["host", "schoene", "--headless", "--ssh", "2222"], "--ssh needs the host's screen"),
+    (["serve", "--relay", "ws://10.0.0.5:8765"], "--relay needs --ssh PORT"),
+    (["serve", "--ssh-trust-proxy", "10.0.0.5"], "--ssh-trust-proxy needs --ssh PORT"),
+    (["serve", "--ssh", "0", "--ssh-trust-proxy", "haproxy"],
+     "'haproxy' is no IP address or network"),
+    (["serve", "--ssh", "0", "--ssh-host-key", "/nonexistent/key"],
+     "cannot read the SSH host key /nonexistent/key"),
 ])
 def test_bad_ssh_options_are_one_line_and_exit_2(
     args: list[str], message: str, capsys: pytest.CaptureFixture[str],

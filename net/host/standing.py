@@ -19,10 +19,14 @@ from net.players import ladder
 from net.players.reputation import TableWord, Word
 
 
+def at_table() -> bool:
+    """Whether this app runs in a public table's session, which names the table's ladder."""
+    return bool(os.environ.get(ladder.TABLE_ENV))
+
+
 def table_word() -> TableWord | None:
     """The word of the table this app runs at (None: it runs at home, and knows nobody)."""
-    where = os.environ.get(ladder.TABLE_ENV)
-    return TableWord(where) if where else None
+    return TableWord(os.environ[ladder.TABLE_ENV]) if at_table() else None
 
 
 def percent(share: float) -> str:

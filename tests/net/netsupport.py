@@ -13,6 +13,9 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from net.host.authority import NetHost
 from net.peer.remote import RemoteLink
+from net.players.counted import Outcome, SeatOutcome
+from net.players.identity import Ed25519PrivateKey, Identity
+from net.players.store import Ladders
 from net.relay.server import Relay
 from net.table.link import Message, TableLink
 from net.table.session import HostSession
@@ -107,6 +110,20 @@ async def play_recorded(
         )
         await host.close()
     return session, states
+
+
+def someone() -> Identity:
+    """A fresh player's identity, as another installation would make it."""
+    return Identity(Ed25519PrivateKey.generate())
+
+
+def played(store: Ladders, who: Identity, finished: int, left: int) -> None:
+    """`who` played `finished + left` counted games of Schöne against a bot, leaving `left`."""
+    for n in range(finished + left):
+        gone = n >= finished
+        seats = (SeatOutcome(who.fingerprint, "P", 1 + gone, gone),
+                 SeatOutcome("bot:strong", "bot:strong", 2 - gone, False))
+        store.add_game(Outcome(f"{who.fingerprint}-{n}", "schoene", float(n), seats))
 
 
 class Raw:

@@ -7,50 +7,19 @@ another channel: they get no word and no seat past a minimum."""
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 from typing import Any
 
 import pytest
-from netsupport import TIMEOUT, Raw
+from netsupport import TIMEOUT, Raw, someone
 
 from net.host.authority import NetHost
 from net.peer.joining import JoinError
 from net.peer.remote import RemoteLink
-from net.players import identity, ladder
-from net.players.counted import Outcome, SeatOutcome
-from net.players.identity import Ed25519PrivateKey, Identity
-from net.players.sqlite import SqliteLadders
+from net.players import identity
+from net.players.identity import Identity
 from net.relay.server import Relay
 from net.wire import resume
 from net.wire.channel import CRYPTO, Channel
-
-
-def someone() -> Identity:
-    return Identity(Ed25519PrivateKey.generate())
-
-
-def played(store: SqliteLadders, who: Identity, finished: int, left: int) -> None:
-    """`who` played `finished + left` counted games of Schöne against a bot, leaving `left`."""
-    for n in range(finished + left):
-        gone = n >= finished
-        seats = (SeatOutcome(who.fingerprint, "P", 1 + gone, gone),
-                 SeatOutcome("bot:strong", "bot:strong", 2 - gone, False))
-        store.add_game(Outcome(f"{who.fingerprint}-{n}", "schoene", float(n), seats))
-
-
-@pytest.fixture
-def table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Identity]:
-    """A table's ladder (named as a table names it for its sessions): Bea finished 23 of 25
-    games, Lou 16 of 25; Neu has none."""
-    people = {"Bea": someone(), "Lou": someone(), "Neu": someone()}
-    store = SqliteLadders(tmp_path / "table.sqlite")
-    try:
-        played(store, people["Bea"], 23, 2)
-        played(store, people["Lou"], 16, 9)
-    finally:
-        store.close()
-    monkeypatch.setenv(ladder.TABLE_ENV, str(tmp_path / "table.sqlite"))
-    return people
 
 
 async def hosting(relay: Relay, minimum: float | None = None) -> NetHost:

@@ -7,10 +7,12 @@ another channel: they get no word and no seat past a minimum."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from netsupport import TIMEOUT, Raw, someone
+from netsupport import TIMEOUT, Player, Raw, someone
+from test_promises import Watching, cid_of, until
 
 from net.host.authority import NetHost
 from net.peer.joining import JoinError
@@ -20,10 +22,11 @@ from net.players.identity import Identity
 from net.relay.server import Relay
 from net.wire import resume
 from net.wire.channel import CRYPTO, Channel
+from net.wire.frames import encode
 
 
-async def hosting(relay: Relay, minimum: float | None = None) -> NetHost:
-    host = NetHost("schoene", 4, relay_url=relay.url, host_name="Hana", bot_delay=0)
+async def hosting(relay: Relay, minimum: float | None = None, seats: int = 4) -> NetHost:
+    host = NetHost("schoene", seats, relay_url=relay.url, host_name="Hana", bot_delay=0)
     host.set_min_finished(minimum)
     await host.open()
     return host
@@ -159,6 +162,49 @@ async def test_a_signature_from_another_channel_does_not_verify(
         assert (await seat_of(host, "Bea"))["finished"] == pytest.approx(0.92)
         assert [s["name"] for s in host.seat_list()][2:] == ["", ""]
     finally:
+        await host.close()
+
+
+@pytest.fixture
+async def watching() -> AsyncIterator[Watching]:
+    """A relay that can drop a guest and fake the host's return (test_promises)."""
+    relay = Watching()
+    await relay.start()
+    yield relay
+    await relay.stop()
+
+
+async def test_a_guest_coming_back_by_resumption_proves_its_key_on_the_new_channel(
+    watching: Watching, table: dict[str, Identity],
+) -> None:
+    """Dropped by the relay, and later told the host came back: each time the guest resumes
+    on a new channel and signs that one's binding; the host takes it, so nobody is told their
+    key could not be proven."""
+    host = await hosting(watching, seats=3)
+    players = [Player(RemoteLink(host.code, name, server=watching.url)) for name in ("Bea", "Neu")]
+    try:
+        for player in players:
+            player.link.deal.identity = table[player.link.name]  # type: ignore[attr-defined]
+            await player.link.connect()  # type: ignore[attr-defined]
+        host.start()
+        bea = players[0]
+        await bea.wait_for(lambda m: m["type"] == "sync")
+        await watching.member(host.room, cid_of(host, 1)).ws.close()  # the relay drops her
+        await bea.wait_for(lambda m: m["type"] == "connection" and m["state"] == "connected")
+        assert watching.firsts[-1]["t"] == "resume"
+        before = len(watching.sent[cid_of(host, 1)])
+        watching.push([watching.member(host.room, cid_of(host, 1))], encode("host_back"))
+        await until(lambda: any(f["t"] == "rejoin"
+                                for f in watching.sent[cid_of(host, 1)][before:]), "a rejoin")
+        await host.uplink.flushed()
+        await bea.wait_for(lambda m: m["type"] == "welcome" and len(
+            [w for w in bea.messages if w["type"] == "welcome"]) == 3)
+        assert not [m for m in bea.messages if m["type"] == "notice"
+                    and "could not be proven" in m["text"]]
+        assert host.door._identities[cid_of(host, 1)] == table["Bea"].public
+    finally:
+        for player in players:
+            await player.link.close()  # type: ignore[attr-defined]
         await host.close()
 
 

@@ -17,7 +17,7 @@ from test_promises import Watching, cid_of, until
 from net.host.authority import NetHost
 from net.peer.joining import JoinError
 from net.peer.remote import RemoteLink
-from net.players import identity
+from net.players import identity, ladder
 from net.players.identity import Identity
 from net.relay.server import Relay
 from net.wire import resume
@@ -236,3 +236,34 @@ def test_a_minimum_needs_a_tables_ladder(relay: Relay) -> None:
     with pytest.raises(ValueError, match="table"):
         host.set_min_finished(0.8)
     assert host.min_finished is None
+
+
+def test_the_host_command_takes_a_minimum_in_percent() -> None:
+    from tui import cli
+
+    args = cli.build_parser().parse_args(["host", "schoene", "--min-finished", "80"])
+    assert args.min_finished == 0.8
+    for bad in ("150", "-5", "eighty", "80.5"):
+        with pytest.raises(SystemExit):
+            cli.build_parser().parse_args(["host", "schoene", "--min-finished", bad])
+
+
+async def test_a_headless_host_lists_its_minimum_at_a_table_and_says_why_not_at_home(
+    relay: Relay, table: dict[str, Identity], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from test_net_cli import outcome, spawn
+    from test_open_tables import listed
+
+    host = await spawn("host", "schoene", "--headless", "--seats", "3", "--public",
+                       "--min-finished", "75", "--server", relay.url)
+    try:
+        (found,) = await listed(relay)
+        assert found.min_finished == 0.75
+    finally:
+        host.terminate()
+        await host.wait()
+    monkeypatch.delenv(ladder.TABLE_ENV)
+    at_home = await spawn("host", "schoene", "--headless", "--seats", "3", "--min-finished",
+                          "75", "--server", relay.url)
+    rc, _, err = await outcome(at_home)
+    assert rc == 2 and "needs a public table's ladder" in err

@@ -56,8 +56,7 @@ register(
             "host.bad_fill": "Bots fill the room after 0 to {most} whole seconds, or leave it "
                              "empty for never.",
             "host.level": "Bots' level",
-            "host.min_finished": "Players must have finished at least % of their games "
-                                 "(empty: anyone)",
+            "host.min_finished": "Finished games, at least % (empty: anyone)",
             "host.bad_min_finished": "The minimum finished share is a whole percentage from 0 "
                                      "to 100, or empty for anyone.",
             "netlobby.public": "Public: listed in Open tables at the relay.",
@@ -135,8 +134,7 @@ register(
             "host.bad_fill": "Bots füllen den Raum nach 0 bis {most} ganzen Sekunden auf; "
                              "leer: nie.",
             "host.level": "Stärke der Bots",
-            "host.min_finished": "Spieler müssen mindestens % ihrer Spiele beendet haben "
-                                 "(leer: alle)",
+            "host.min_finished": "Beendete Spiele, mindestens % (leer: alle)",
             "host.bad_min_finished": "Der Mindestanteil beendeter Spiele ist eine ganze Zahl "
                                      "von 0 bis 100 Prozent; leer: alle.",
             "netlobby.public": "Öffentlich: unter Offene Tische beim Relay gelistet.",

@@ -26,6 +26,7 @@ class NullChannel:
         self.sent = 0
         self.expected = 0
         self.secret = bytes(32)
+        self.binding = bytes(32)
 
     def seal(self, payload: dict[str, Any]) -> tuple[int, bytes]:
         self.sent += 1

@@ -52,7 +52,8 @@ async def _host(args: argparse.Namespace, options: dict[str, Any]) -> int:
         plan = HostPlan(args.game, seats, options, server=args.server, lan=args.lan,
                         port=args.port, resume=args.resume, level=args.level, seed=args.seed,
                         bot_delay=0.0, clock=args.clock, out_of_time=args.out_of_time,
-                        public=args.public, fill_after=args.bots_after)
+                        public=args.public, fill_after=args.bots_after,
+                        min_finished=args.min_finished)
         room = await open_room(plan, say=_say)
     except (OSError, ValueError) as exc:
         _say(f"cannot host: {exc}")

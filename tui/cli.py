@@ -117,6 +117,13 @@ def _fill_after(text: str) -> float:
     return value
 
 
+def _percent(text: str) -> float:
+    """A whole percentage 0..100, as the share 0..1 it stands for."""
+    if not (text.isdigit() and int(text) <= 100):
+        raise argparse.ArgumentTypeError(f"expected a percentage from 0 to 100, not {text!r}")
+    return int(text) / 100
+
+
 def _server(text: str) -> str:
     try:
         server_url(text)
@@ -276,6 +283,9 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--bots-after", type=_fill_after, default=None, metavar="SECONDS",
                       help="with --public: bots take the free seats after SECONDS, and the "
                            "game starts")
+    host.add_argument("--min-finished", type=_percent, default=None, metavar="PERCENT",
+                      help="at a public table: only people who finished at least PERCENT of "
+                           "their games there take a seat (newcomers too)")
     host.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE")
     _add_clock_options(host)
     _add_ssh_options(host)
@@ -508,7 +518,7 @@ def _host_app(args: argparse.Namespace, options: dict[str, Any]) -> None:
                     port=args.port, resume=args.resume, host_name=args.name,
                     level=args.level or "strong", seed=args.seed, clock=args.clock,
                     out_of_time=args.out_of_time, public=args.public,
-                    fill_after=args.bots_after)
+                    fill_after=args.bots_after, min_finished=args.min_finished)
     if args.resume:  # nothing to take up is one line, not a form that cannot open
         from net.host.hosting import resumable
 

@@ -56,8 +56,13 @@ register(
             "host.bad_fill": "Bots fill the room after 0 to {most} whole seconds, or leave it "
                              "empty for never.",
             "host.level": "Bots' level",
+            "host.min_finished": "Finished games, at least % (empty: anyone)",
+            "host.bad_min_finished": "The minimum finished share is a whole percentage from 0 "
+                                     "to 100, or empty for anyone.",
             "netlobby.public": "Public: listed in Open tables at the relay.",
             "netlobby.bots_in": "Bots join in {n} s.",
+            "netlobby.finished": "{share} finished",
+            "netlobby.min_finished": "Asks for at least {share} finished games.",
             "netlobby.bots_now": "Bots are joining now.",
             "netlobby.refused": "Not listed: the relay lists no more public rooms from this "
                                 "address. The room stays private; friends join by its code.",
@@ -129,8 +134,13 @@ register(
             "host.bad_fill": "Bots füllen den Raum nach 0 bis {most} ganzen Sekunden auf; "
                              "leer: nie.",
             "host.level": "Stärke der Bots",
+            "host.min_finished": "Beendete Spiele, mindestens % (leer: alle)",
+            "host.bad_min_finished": "Der Mindestanteil beendeter Spiele ist eine ganze Zahl "
+                                     "von 0 bis 100 Prozent; leer: alle.",
             "netlobby.public": "Öffentlich: unter Offene Tische beim Relay gelistet.",
             "netlobby.bots_in": "Bots kommen in {n} s.",
+            "netlobby.finished": "{share} beendet",
+            "netlobby.min_finished": "Verlangt mindestens {share} beendete Spiele.",
             "netlobby.bots_now": "Bots kommen jetzt.",
             "netlobby.refused": "Nicht gelistet: das Relay listet keine weiteren öffentlichen "
                                 "Räume von dieser Adresse. Der Raum bleibt privat; Freunde "

@@ -38,7 +38,9 @@ from net.host.lobby import Lobby, table_options
 from net.host.play import Play
 from net.host.router import Router
 from net.host.seats import Peer, Seat, clean_text
+from net.host.standing import Standing, table_word
 from net.host.uplink import Uplink
+from net.players import identity
 from net.table.clocks import ClockSetting
 from net.table.link import Message
 from net.table.session import BOT_LEVELS, HostSession
@@ -84,6 +86,8 @@ class NetHost:
         self.clock = clock  # the table's clocks (net.table.clocks); None: no clock
         self.takeover = takeover
         self.hints = False  # whether players may ask the expert for hints (the lobby's switch)
+        self.standing = Standing(self.engine.id, table_word())  # the table's word on people
+        self.min_finished: float | None = None  # the finished share a free seat asks (0..1)
         self.bot_delay = bot_delay
         self.keep_record = keep_record
         self.seats = [Seat() for _ in range(num_seats)]
@@ -199,6 +203,18 @@ class NetHost:
     def set_takeover(self, seconds: float | None) -> None:
         self.lobby.set_takeover(seconds)
 
+    def set_min_finished(self, share: float | None) -> None:
+        """The finished share (0..1; None: any) a person must have proven to take a free seat
+        (net.host.door), shown in the room's listing. ValueError away from a table: only a
+        table's ladder knows anybody's share."""
+        if share is not None and not 0 <= share <= 1:
+            raise ValueError("the minimum finished share is 0 to 100%")
+        if share is not None and not self.standing.known:
+            raise ValueError("a minimum finished share needs a public table's ladder: host "
+                             "from a table's session (tabletop-tui serve)")
+        self.min_finished = share
+        self.billboard.update()
+
     def set_hints(self, allowed: bool) -> None:
         self.lobby.set_hints(allowed)
 
@@ -236,6 +252,8 @@ class NetHost:
         """Connect to the relay and open the room; returns the join code (normal form)."""
         await self.uplink.open()
         self.keys.prepare()  # the first joiner's exchange, started while nobody waits
+        if self.standing.known and any(seat.local for seat in self.seats):
+            self.spawn(self._host_word())
         self.billboard.update()  # a room set public before it had a code goes up now
         return self.code
 
@@ -288,6 +306,17 @@ class NetHost:
         self.play.broadcast("sync")
         self.presence()
         self.play.reschedule()
+
+    async def _host_word(self) -> None:
+        """The table's word on the host's own seat, for the lobby beside its name."""
+        me = identity.mine()
+        if me is None:
+            return
+        word = await self.standing.of(me.fingerprint)
+        seat = next((s for s in self.seats if s.local), None)
+        if seat is not None and word is not None:
+            seat.word = word
+            self.presence(lobby=True)
 
     def spawn(self, coro: Any) -> asyncio.Task[Any]:
         """A task of this room's, cancelled when it closes."""

@@ -55,7 +55,8 @@ class Billboard:
         bots_in = None
         if self.listed_at is not None and self.fill_after is not None:
             bots_in = max(0.0, self.listed_at + self.fill_after - time.monotonic())
-        return {"public": self.public and not self.host.started, "bots_in": bots_in}
+        return {"public": self.public and not self.host.started, "bots_in": bots_in,
+                "min_finished": self.host.min_finished}
 
     def update(self) -> None:
         """Show the relay what the lobby is now (or nothing, once the game started)."""
@@ -80,7 +81,8 @@ class Billboard:
         fields: dict[str, Any] = {
             "game": host.engine.id, "seats": len(host.seats),
             "free": sum(1 for s in host.seats if s.empty), "secret": host.keys.secret,
-            "name": name, "level": host.level, "fill_after": self.fill_after}
+            "name": name, "level": host.level, "fill_after": self.fill_after,
+            "min_finished": host.min_finished}
         signed = self._sign(host.room, name)
         if signed is not None:
             fields.update(key=signed[0], sig=signed[1])

@@ -15,8 +15,12 @@ import asyncio
 from typing import TYPE_CHECKING, Any
 
 from net.host.seats import Peer, Seat, clean_text, new_token, seat_for
+from net.host.standing import Standing, percent
+from net.players import identity
+from net.players.reputation import Word
 from net.wire import proofs, resume
 from net.wire.frames import MAX_NAME, Frame
+from net.wire.public import fingerprint
 
 if TYPE_CHECKING:
     from net.host.authority import NetHost
@@ -25,6 +29,9 @@ if TYPE_CHECKING:
 RECLAIM_WAIT = 120.0
 # Spectators' resumption keys a room keeps (the oldest go first).
 MAX_WATCHER_KEYS = 256
+# What a guest whose hello named a key it did not prove on its channel is told, once.
+UNPROVEN = ("your identity key could not be proven at this table: you play here without an "
+            "identity (unrated, and no finished share to show)")
 
 
 class Door:
@@ -38,11 +45,15 @@ class Door:
         self.reclaims: dict[int, tuple[int, str]] = {}  # cid -> (seat, name) awaiting a yes
         self.proving: dict[int, Frame] = {}  # cid -> its join frame, until it claims
         self.watchers: dict[str, bytes] = {}  # key id -> resumption key of a spectator
-        self._identities: dict[int, bytes] = {}  # cid -> the identity key its hello named
+        self.looking: dict[int, Frame] = {}  # cid -> its hello, until the table's word came
+        self._identities: dict[int, bytes] = {}  # cid -> the identity key its hello proved
+        self._words: dict[int, Word] = {}  # cid -> the table's word on it (net.host.standing)
+        self._unproven: set[int] = set()  # named a key it did not prove: to be told, once
+        self._told: set[int] = set()  # ... and told
 
     def waiting(self, cid: int) -> bool:
-        """Whether `cid` has said hello and waits for a proof or a yes."""
-        return cid in self.proving or cid in self.reclaims
+        """Whether `cid` has said hello and waits for its word, a proof or a yes."""
+        return cid in self.looking or cid in self.proving or cid in self.reclaims
 
     def key_for(self, rid: str) -> bytes | None:
         """The resumption key a resuming peer names by `rid`, if this room holds it."""
@@ -54,10 +65,35 @@ class Door:
 
     # -- coming in ---------------------------------------------------------------------------
     def hello(self, cid: int, frame: Frame) -> None:
-        """A join: straight in, or first the host's proof for a seat named by its hash."""
+        """A join: the key it names proven (or taken as no key at all), the table's word on it
+        looked up, then straight in, or first the host's proof for a seat named by its hash."""
         host = self.host
-        if isinstance(frame.get("identity"), bytes) and len(frame["identity"]) == 32:
-            self._identities[cid] = frame["identity"]
+        self._identities.pop(cid, None)
+        self._words.pop(cid, None)
+        named, channel = frame.get("identity"), host.uplink.channels.get(cid)
+        if channel is not None and identity.hello_proven(named, frame.get("identity_sig"),
+                                                         host.room, channel.binding):
+            self._identities[cid] = named
+        elif named is not None and cid not in self._told:
+            self._unproven.add(cid)
+        if cid in self._identities and host.standing.known:
+            self.looking[cid] = frame
+            host.spawn(self._look_up(cid, frame, fingerprint(named)))
+            return
+        self._hello(cid, frame)
+
+    async def _look_up(self, cid: int, frame: Frame, ident: str) -> None:
+        """The table's word on `cid`'s person, read off the event loop; then its hello goes on
+        (unless it left meanwhile)."""
+        word = await self.host.standing.of(ident)
+        if self.looking.get(cid) is frame:
+            del self.looking[cid]
+            if word is not None:
+                self._words[cid] = word
+            self._hello(cid, frame)
+
+    def _hello(self, cid: int, frame: Frame) -> None:
+        host = self.host
         if (key := host.keys.resumed.pop(cid, None)) is not None:
             self._resumed(cid, frame, key)
             return
@@ -92,7 +128,25 @@ class Door:
                       else "the table is full")
             host.uplink.kick(cid, reason, code="table_full")
             return
+        minimum = host.min_finished
+        if why == "free" and minimum is not None and (
+                refusal := self._below_minimum(cid, minimum)) is not None:
+            # The reason, with the person's own share, goes sealed; the kick's travels in the
+            # clear through the relay and says only what the listing says anyway.
+            host.uplink.post([cid], "error", code="refused", message=refusal)
+            host.uplink.kick(cid, f"this table asks for at least {percent(minimum)} finished "
+                                  "games", code="refused")
+            return
         self._admit(cid, seat_no, name, token)
+
+    def _below_minimum(self, cid: int, minimum: float) -> str | None:
+        """Why `cid` may not take a free seat at a table asking `minimum`, or None. Only a
+        proven key has a share to hold against it: without one, nobody can tell a newcomer
+        from someone wearing another's key or hiding their own."""
+        if cid not in self._identities:
+            return (f"this table asks for at least {percent(minimum)} finished games, and you "
+                    "have no proven identity here: join with your identity key")
+        return Standing.below(self._words.get(cid), minimum)
 
     def _resumed(self, cid: int, frame: Frame, key: bytes) -> None:
         """A peer that proved a resumption key: back to its seat, or to watching."""
@@ -139,6 +193,7 @@ class Door:
             seat.claim(cid, None if host.started else name)
             if not host.started:  # who sits here, for the identity proof at the deal
                 seat.identity = self._identities.get(cid, b"").hex()
+                seat.word = self._words.get(cid)
             token, name = token or seat.token, seat.name
             proof_key = proofs.proof_key(host.uplink.host_token or "", token)
             seat.ticket = ticket = resume.new_ticket()  # the one it came with is spent
@@ -153,6 +208,10 @@ class Door:
         host.presence(lobby=True)
         for line in host.chat_log[-20:]:
             host.uplink.post([cid], "chat", **line)
+        if cid in self._unproven:  # once a connection: its key is no use here, say why
+            self._unproven.discard(cid)
+            self._told.add(cid)
+            host.uplink.post([cid], "notice", text=UNPROVEN)
         if seat_no is not None and host.started and back:
             host.notice(f"{name} is back")
             host.play.reschedule()
@@ -204,6 +263,10 @@ class Door:
     def left(self, cid: int) -> None:
         """The relay says `cid` is gone."""
         self._identities.pop(cid, None)
+        self._words.pop(cid, None)
+        self._unproven.discard(cid)
+        self._told.discard(cid)
+        self.looking.pop(cid, None)
         self.proving.pop(cid, None)
         self.reclaims.pop(cid, None)
         self.host.keys.forget(cid)
@@ -252,6 +315,7 @@ class Door:
         `rejoin` with its resumption key and is let in again as on a resume."""
         for peer in list(self.host.peers.values()):
             self.drop(peer.cid)
+        self.looking.clear()
         self.proving.clear()
         self.reclaims.clear()
         self.host.keys.forget_all()

@@ -60,6 +60,7 @@ class HostPlan:
     out_of_time: str = "bot"  # choice (the saved one), no clock without a screen
     public: bool = False  # listed among the relay's open tables (net.host.billboard)
     fill_after: float | None = None  # ... and bots fill it after this many seconds
+    min_finished: float | None = None  # the finished share (0..1) a free seat asks of people
 
 
 async def start_relay(plan: HostPlan, say: Callable[[str], None]) -> tuple[Relay | None, str]:
@@ -163,6 +164,7 @@ async def open_room(plan: HostPlan, say: Callable[[str], None] = log.warning) ->
             host = NetHost(plan.game, plan.seats, plan.options, relay_url=url,
                            host_name=plan.host_name, level=plan.level, seed=plan.seed,
                            bot_delay=plan.bot_delay, clock=clock)
+        host.set_min_finished(plan.min_finished)
         await host.open()
     except BaseException:
         if relay is not None:

@@ -16,6 +16,8 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
+from net.players.reputation import Word
+
 
 def clean_text(text: str, limit: int) -> str:
     """Names and chat as one printable line: no terminal escapes reach anybody's screen."""
@@ -45,6 +47,7 @@ class Seat:
     ticket: str = ""  # the one-time ticket for the relay its person holds now
     identity: str = ""  # its person's identity key (hex), as their hello gave it
     proof: dict[str, str] | None = None  # their identity, proven for this game
+    word: Word | None = None  # the table's word on its proven person (net.host.standing)
 
     @property
     def empty(self) -> bool:
@@ -56,8 +59,11 @@ class Seat:
 
     def public(self) -> dict[str, Any]:
         kind = "empty" if self.empty else "bot" if self.bot else "host" if self.local else "person"
-        return {"name": self.name, "bot": self.bot, "kind": kind,
-                "connected": self.connected, "auto": self.auto}
+        shown = {"name": self.name, "bot": self.bot, "kind": kind,
+                 "connected": self.connected, "auto": self.auto}
+        if self.word is not None and kind in ("host", "person"):
+            shown.update((k, v) for k, v in self.word.items() if v is not None)
+        return shown
 
     @property
     def tokens(self) -> list[str]:
@@ -69,7 +75,7 @@ class Seat:
 
     def forget_tokens(self) -> None:
         self.token, self.spare, self.keys, self.ticket = "", [], [], ""
-        self.identity, self.proof = "", None
+        self.identity, self.proof, self.word = "", None, None
 
     def add_key(self, key: bytes) -> None:
         """Remember a session's resumption key (a few: each device its person used)."""

@@ -202,11 +202,11 @@ class Joiner:
                         msg = check(frame, HOST_ENVELOPES)["msg"]
                         pipe.rekey(await asyncio.to_thread(exchange.finish, msg))
                         await pipe.seal("hello", name=link.name, watch=link.watch,
-                                        identity=link.identity_key, **ids)
+                                        **link.hello_identity(pipe.channel), **ids)
                     elif t == "resumed" and proof is not None:
                         pipe.rekey(self._proven(proof, check(frame, HOST_ENVELOPES)))
                         await pipe.seal("hello", name=link.name, watch=link.watch,
-                                        identity=link.identity_key)
+                                        **link.hello_identity(pipe.channel))
                     elif t == "sealed":
                         payload = self._open_first(frame)
                         t = payload["t"]
@@ -327,7 +327,7 @@ class Joiner:
         pipe.rekey(channel)
         with contextlib.suppress(ConnectionClosed):
             await pipe.seal("hello", name=link.name, watch=link.watch,
-                            identity=link.identity_key)
+                            **link.hello_identity(pipe.channel))
 
     async def proof_again(self, pipe: Pipe, proof: str) -> None:
         try:

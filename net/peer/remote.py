@@ -49,7 +49,7 @@ from net.peer.joining import UPDATE, Joiner, JoinError
 from net.peer.pipe import Pipe
 from net.table.link import Message, TableLink
 from net.wire import codes, resume
-from net.wire.channel import CRYPTO, Crypto
+from net.wire.channel import CRYPTO, Channel, Crypto
 from net.wire.frames import (
     HOST_ENVELOPES,
     RELAY_FRAMES,
@@ -194,11 +194,14 @@ class RemoteLink(TableLink):
             self._welcome(back[1])
             self.emit({"type": "connection", "state": "connected", "message": "reconnected"})
 
-    @property
-    def identity_key(self) -> bytes | None:
-        """The public key this peer's hello names (None: it plays without an identity)."""
+    def hello_identity(self, channel: Channel | None) -> dict[str, bytes | None]:
+        """What this peer's hello on `channel` says of who it is: its public key and the
+        signature proving it on that channel alone (both None: it plays without an identity)."""
         mine = self.deal.identity
-        return mine.public if mine is not None else None
+        if mine is None or channel is None:
+            return {"identity": None, "identity_sig": None}
+        return {"identity": mine.public,
+                "identity_sig": mine.sign_hello(self.room, channel.binding)}
 
     def finish(self, reason: str) -> None:
         """The table is gone for this peer: say why, once."""

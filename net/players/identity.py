@@ -2,6 +2,11 @@
 and keeps private in its data directory. Its fingerprint names the player in records, ladders
 and lobbies; its signatures make a game record say, checkably, who sat where.
 
+A person proves who they are when they join a room, too: their hello signs a statement bound
+to its very channel (the room and the channel's binding, which only its two ends can derive,
+net.wire.channel), so nobody can name another player's key in a lobby to wear their reputation,
+and a signature seen once is no good on any other channel.
+
 A person proves who they are for one game by signing a statement that names that game (the
 host's shuffle commitment, which every seat saw before the deal), their seat and their name.
 Anyone holding the finished record can check every seat's signature, so a rating built from
@@ -58,6 +63,23 @@ def statement(game_id: str, seat: int, name: str, public: bytes) -> bytes:
         game_id.encode(), seat, name.encode()) + public
 
 
+def hello_statement(room: str, binding: bytes, public: bytes) -> bytes:
+    """What a player signs in their hello: the room, their channel's binding and their key."""
+    return b"tabletop-tui v1 hello %s " % room.encode() + binding + public
+
+
+def hello_proven(public: object, signature: object, room: str, binding: bytes) -> bool:
+    """Whether a hello's `identity` key is proven by its `identity_sig` on this channel."""
+    if not (isinstance(public, bytes) and isinstance(signature, bytes) and len(public) == 32):
+        return False
+    try:
+        Ed25519PublicKey.from_public_bytes(public).verify(
+            signature, hello_statement(room, binding, public))
+    except (ValueError, InvalidSignature):
+        return False
+    return True
+
+
 @dataclass(frozen=True)
 class Identity:
     private: Ed25519PrivateKey
@@ -74,6 +96,10 @@ class Identity:
     def list_room(self, room: str, name: str) -> bytes:
         """The signature that lists room `room` under `name` at a public table."""
         return self.private.sign(listing.statement(room, name, self.public))
+
+    def sign_hello(self, room: str, binding: bytes) -> bytes:
+        """The signature proving this key in a hello on the channel of `binding`."""
+        return self.private.sign(hello_statement(room, binding, self.public))
 
     def prove(self, game_id: str, seat: int, name: str) -> dict[str, str]:
         """The seat's identity as a record keeps it: fingerprint, key and signature (hex)."""

@@ -30,6 +30,7 @@ from net.wire.pake import SIDE_A, SIDE_B, BadMessage, Spake2
 
 ID_PEER, ID_HOST = b"tabletop-tui peer", b"tabletop-tui host"
 TO_PEER, TO_HOST = b"host to peer", b"peer to host"  # the two directions, in KDF and AAD
+BINDING = b"channel binding"  # what the KDF calls a channel's binding (SealedChannel.binding)
 WRONG_CODE = "wrong join code: check the last four symbols"
 NONCE_BYTES = 12
 TAG_BYTES = 16  # what sealing adds to every payload
@@ -90,10 +91,13 @@ def unpad(plain: bytes, buckets: tuple[int, ...]) -> bytes:
 class Channel(Protocol):
     """A sealed two-way channel: `seal` what this side sends, `open` what it receives;
     `expected` is the counter of the next frame it will open (0: it has opened none);
-    `secret` what it leaves for resumption keys (empty for a resumed channel)."""
+    `secret` what it leaves for resumption keys (empty for a resumed channel); `binding` a
+    value only its two ends know, for signatures that must hold for this channel alone (a
+    hello's identity proof, net.players.identity)."""
 
     expected: int
     secret: bytes
+    binding: bytes
 
     def seal(self, payload: dict[str, Any]) -> tuple[int, bytes]: ...
 
@@ -112,11 +116,13 @@ class Exchange(Protocol):
 class SealedChannel:
     """ChaCha20-Poly1305 with a counter per direction, from 0; nonce = counter, big-endian;
     each payload padded to a bucket of its direction. `secret` is what a first exchange
-    leaves for the resumption keys (net.wire.resume)."""
+    leaves for the resumption keys (net.wire.resume); `binding` is derived from the same key
+    schedule as the keys (never from anything sent in the clear), so a signature over it
+    cannot be carried to another channel."""
 
     def __init__(self, send_key: bytes, recv_key: bytes, send_dir: bytes, recv_dir: bytes,
-                 secret: bytes = b"") -> None:
-        self.secret = secret
+                 binding: bytes, secret: bytes = b"") -> None:
+        self.secret, self.binding = secret, binding
         self._send, self._recv = ChaCha20Poly1305(send_key), ChaCha20Poly1305(recv_key)
         self._send_dir, self._recv_dir = send_dir, recv_dir
         self.sent = 0  # the counter of the next frame sealed
@@ -167,6 +173,7 @@ class _Spake2Exchange:
             raise ProtocolError("bad_pake", f"not a valid key-exchange message ({exc})") from None
         return SealedChannel(derive(shared, self._room, self._mine),
                              derive(shared, self._room, self._theirs), self._mine, self._theirs,
+                             derive(shared, self._room, BINDING),
                              derive(shared, self._room, b"resumption secret"))
 
 

@@ -114,7 +114,7 @@ FIRST_PEER_FRAMES = ("join", "resume")
 # What a peer's "sealed" frames hold (net.wire.channel): its hello first, then the game.
 PEER_SEALED: dict[str, dict[str, tuple[type, ...]]] = {
     "hello": {"name": STR, "watch": BOOL, "seat_id": (str, OPT), "nonce": (str, OPT),
-              "identity": (bytes, OPT)},
+              "identity": (bytes, OPT), "identity_sig": (bytes, OPT)},
     "claim": {"token": STR},
     "contribute": {"value": STR, "proof": (bytes, OPT)},
     "move": {"seat": INT, "state_no": INT, "move": MAP},

@@ -25,7 +25,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-from net.wire.channel import TO_HOST, TO_PEER, SealedChannel
+from net.wire.channel import BINDING, TO_HOST, TO_PEER, SealedChannel
 from net.wire.frames import VERSION, ProtocolError
 
 KEY_BYTES = 32
@@ -71,9 +71,10 @@ def _transcript(room: str, rid: str, nonce: bytes, peer_pub: bytes, host_pub: by
 def _channel(key: bytes, shared: bytes, transcript: bytes, host: bool) -> SealedChannel:
     okm = HKDF(hashes.SHA256(), 2 * KEY_BYTES, key, transcript).derive(shared)
     to_host, to_peer = okm[:KEY_BYTES], okm[KEY_BYTES:]
+    binding = HKDF(hashes.SHA256(), KEY_BYTES, key, BINDING + b" " + transcript).derive(shared)
     if host:
-        return SealedChannel(to_peer, to_host, TO_PEER, TO_HOST)
-    return SealedChannel(to_host, to_peer, TO_HOST, TO_PEER)
+        return SealedChannel(to_peer, to_host, TO_PEER, TO_HOST, binding)
+    return SealedChannel(to_host, to_peer, TO_HOST, TO_PEER, binding)
 
 
 def _host_proof(key: bytes, transcript: bytes) -> bytes:

@@ -1,6 +1,7 @@
 """Fixtures for the network tests: private data and rooms directories, a live relay on a
 random free port of 127.0.0.1, SSH tables for it, and the players' store in each backend
-(SQLite's file and a real PostgreSQL server's database)."""
+(SQLite's file and a real PostgreSQL server's database), and a public table's ladder with
+players of known reputation."""
 
 from __future__ import annotations
 
@@ -9,9 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from netsupport import played, someone
 from pg_server import NoServer, Server
 from ssh_support import OpenTable
 
+from net.players import ladder
+from net.players.identity import Identity
+from net.players.sqlite import SqliteLadders
 from net.relay.server import Limits, Relay
 from net.ssh.access import Access
 from net.ssh.limits import SshLimits
@@ -52,6 +57,21 @@ def store_at(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) ->
     url = request.getfixturevalue("postgres").database()
     monkeypatch.setenv(ladder.DB_ENV, url)
     return url
+
+
+@pytest.fixture
+def table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Identity]:
+    """A public table's ladder, named as a table names it for its sessions: Bea finished 23
+    of her 25 games there, Lou 16 of 25; Neu has none yet."""
+    people = {"Bea": someone(), "Lou": someone(), "Neu": someone()}
+    store = SqliteLadders(tmp_path / "table.sqlite")
+    try:
+        played(store, people["Bea"], 23, 2)
+        played(store, people["Lou"], 16, 9)
+    finally:
+        store.close()
+    monkeypatch.setenv(ladder.TABLE_ENV, str(tmp_path / "table.sqlite"))
+    return people
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgpack
@@ -13,6 +13,9 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from net.host.authority import NetHost
 from net.peer.remote import RemoteLink
+from net.players.counted import Outcome, SeatOutcome
+from net.players.identity import Ed25519PrivateKey, Identity
+from net.players.store import Ladders
 from net.relay.server import Relay
 from net.table.link import Message, TableLink
 from net.table.session import HostSession
@@ -109,6 +112,20 @@ async def play_recorded(
     return session, states
 
 
+def someone() -> Identity:
+    """A fresh player's identity, as another installation would make it."""
+    return Identity(Ed25519PrivateKey.generate())
+
+
+def played(store: Ladders, who: Identity, finished: int, left: int) -> None:
+    """`who` played `finished + left` counted games of Schöne against a bot, leaving `left`."""
+    for n in range(finished + left):
+        gone = n >= finished
+        seats = (SeatOutcome(who.fingerprint, "P", 1 + gone, gone),
+                 SeatOutcome("bot:strong", "bot:strong", 2 - gone, False))
+        store.add_game(Outcome(f"{who.fingerprint}-{n}", "schoene", float(n), seats))
+
+
 class Raw:
     """A hand-driven peer that can send anything at all: in the clear (`send_clear`, or bytes
     on `ws`), or sealed with the keys of a real exchange (`send`, `send_payload`). It answers
@@ -116,18 +133,21 @@ class Raw:
     relay's frames as they are and the host's sealed ones opened."""
 
     def __init__(self, ws: ClientConnection, room: str, secret: str, name: str,
-                 watch: bool) -> None:
+                 watch: bool, identity: Callable[[Channel], dict[str, Any]] | None = None
+                 ) -> None:
         self.ws, self.room, self.secret = ws, room, secret
         self.name, self.watch = name, watch
+        self.identity = identity  # the identity fields its hello says, given its channel
         self.seq = 0
         self.exchange = CRYPTO.peer_exchange(room, secret)
         self.channel: Channel | None = None
 
     @classmethod
-    async def join(cls, relay: Relay, code: str, name: str = "Mal", watch: bool = False) -> Raw:
+    async def join(cls, relay: Relay, code: str, name: str = "Mal", watch: bool = False,
+                   identity: Callable[[Channel], dict[str, Any]] | None = None) -> Raw:
         symbols = code.replace("-", "").upper()
         ws = await connect(relay.url, max_size=None, max_queue=None, compression=None)
-        raw = cls(ws, symbols[:8], symbols[8:], name, watch)
+        raw = cls(ws, symbols[:8], symbols[8:], name, watch, identity)
         await raw.send_clear("join", code=raw.room, watch=watch, pake=raw.exchange.message)
         return raw
 
@@ -152,8 +172,9 @@ class Raw:
                 frame = msgpack.unpackb(await self.ws.recv(), raw=False, timestamp=0)
                 if frame["t"] == "pake":
                     self.channel = self.exchange.finish(frame["msg"])
+                    said = {} if self.identity is None else self.identity(self.channel)
                     await self.send("hello", name=self.name, watch=self.watch, seat_id=None,
-                                    nonce=None)
+                                    nonce=None, **said)
                     continue
                 if frame["t"] == "sealed":
                     assert self.channel is not None

@@ -16,6 +16,7 @@ from textual.widgets import Button, Footer, Input, Select, Static, Switch
 from engines import ENGINE_IDS, get_engine
 from net.host.billboard import MAX_FILL_AFTER
 from net.host.hosting import HostPlan, open_room, table_relay
+from net.host.standing import at_table
 from tui import boards, prefs
 from tui.i18n import tr
 from tui.screens.base import MAX_NAME, KeySpec, TableScreen
@@ -62,6 +63,8 @@ class HostScreen(TableScreen[None]):
         # The bots' wait as typed (checked when the room opens, so a half-typed number is kept
         # across a language switch).
         self.fill_text = "" if plan.fill_after is None else f"{plan.fill_after:g}"
+        # The minimum finished share as typed, in percent (only at a table: see compose_public).
+        self.min_text = "" if plan.min_finished is None else f"{plan.min_finished * 100:g}"
         self.auto = auto
         self.error = ""
 
@@ -100,6 +103,11 @@ class HostScreen(TableScreen[None]):
         with Horizontal(classes="netlobby-row"):
             yield Input(self.fill_text, id="fill-after", type="integer", placeholder="—")
             yield Static(tr("host.fill_after"), classes="netlobby-label")
+        if at_table():  # only a table's ladder knows anybody's finished share
+            with Horizontal(classes="netlobby-row"):
+                yield Input(self.min_text, id="min-finished", type="integer", placeholder="—",
+                            max_length=3)
+                yield Static(tr("host.min_finished"), classes="netlobby-label")
         yield Static(tr("host.level"), classes="netlobby-heading")
         yield Select([(tr(f"lobby.bot_{level}"), level) for level in BOT_LEVELS],
                      value=plan.level if plan.level in BOT_LEVELS else "strong",
@@ -113,7 +121,7 @@ class HostScreen(TableScreen[None]):
         event.stop()
         if event.button.id == "open":
             self.harvest()
-            if not self.plan.resume and not self.take_fill_after():
+            if not self.plan.resume and not (self.take_fill_after() and self.take_minimum()):
                 return
             self.run_worker(self.open(), group="host", exclusive=True)
 
@@ -129,6 +137,15 @@ class HostScreen(TableScreen[None]):
             prefs.update(fill_after=int(text) if text else None)
         return True
 
+    def take_minimum(self) -> bool:
+        """The minimum finished share into the plan, or say what is wrong with it."""
+        text = self.min_text
+        if text and not (text.isdigit() and int(text) <= 100):
+            self.show_error(tr("host.bad_min_finished"))
+            return False
+        self.plan.min_finished = int(text) / 100 if text else None
+        return True
+
     def harvest(self) -> None:
         plan = self.plan
         if not plan.resume:
@@ -136,6 +153,8 @@ class HostScreen(TableScreen[None]):
             plan.public = self.query_one("#public", Switch).value
             plan.level = str(self.query_one("#level", Select).value)
             self.fill_text = self.query_one("#fill-after", Input).value.strip()
+            if at_table():
+                self.min_text = self.query_one("#min-finished", Input).value.strip()
         plan.host_name = self.query_one("#name", Input).value.strip() or login_name()
         if (relay := table_relay()) is not None:
             plan.server, plan.lan = relay, False

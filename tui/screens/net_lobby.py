@@ -21,6 +21,7 @@ from textual.widgets import Button, Footer, Input, Select, Static, Switch
 from engines import get_engine
 from net.host.hosting import Room, table_ssh
 from net.host.link import HostLink
+from net.host.standing import percent
 from net.peer.remote import RemoteLink
 from net.table import clocks
 from net.table.link import Message
@@ -66,6 +67,19 @@ NetLobby #netlobby-clock { height: auto; color: $text-muted; }
 NetLobby .clock-select { width: 60; max-width: 100%; }
 NetLobby .clock-note { height: auto; color: $text-muted; }
 """
+
+
+def standing_words(seat: dict[str, Any]) -> list[str]:
+    """What the table says of a seat's proven person, for beside their name: their finished
+    share and their rating at this game ("92% finished", "27.3"), each only when known. The
+    host's word is a stranger's: anything but a number in range is left out."""
+    finished, rating = seat.get("finished"), seat.get("rating")
+    words = []
+    if isinstance(finished, int | float) and not isinstance(finished, bool) and 0 <= finished <= 1:
+        words.append(tr("netlobby.finished", share=percent(finished)))
+    if isinstance(rating, int | float) and not isinstance(rating, bool) and abs(rating) < 1e6:
+        words.append(f"{rating:.1f}")
+    return words
 
 
 def join_command(code: str) -> str:
@@ -180,6 +194,7 @@ class NetLobby(TableScreen[None]):
         else:
             what = tr(f"netlobby.{kind}")
         name = seat["name"] + (f" ({tr('netlobby.you')})" if index == self.me else "")
+        name += "".join(f" · {word}" for word in standing_words(seat))
         parts = [tr("lobby.seat", n=index + 1), what]
         if kind != "empty":
             parts.append(name)
@@ -225,7 +240,12 @@ class NetLobby(TableScreen[None]):
             bots_in = bots_in - (time.monotonic() - self.listing_at)
         else:
             bots_in = None
-        return {"public": self.listing.get("public") is True, "bots_in": bots_in}
+        minimum = self.listing.get("min_finished")
+        if not (isinstance(minimum, int | float) and not isinstance(minimum, bool)
+                and 0 <= minimum <= 1):
+            minimum = None
+        return {"public": self.listing.get("public") is True, "bots_in": bots_in,
+                "min_finished": minimum}
 
     def refused(self) -> bool:
         """Whether the relay would not list a room meant to be public (only a host knows)."""
@@ -235,13 +255,17 @@ class NetLobby(TableScreen[None]):
         if self.refused():
             return tr("netlobby.refused")
         state = self.listing_state()
-        if not state["public"] or self.room_lost:
+        if self.room_lost:
             return ""
-        words = tr("netlobby.public")
-        if state["bots_in"] is not None:
-            left = max(0, round(state["bots_in"]))
-            words += " " + (tr("netlobby.bots_in", n=left) if left else tr("netlobby.bots_now"))
-        return words
+        words = []
+        if state["public"]:
+            words.append(tr("netlobby.public"))
+            if state["bots_in"] is not None:
+                left = max(0, round(state["bots_in"]))
+                words.append(tr("netlobby.bots_in", n=left) if left else tr("netlobby.bots_now"))
+        if state.get("min_finished") is not None:
+            words.append(tr("netlobby.min_finished", share=percent(state["min_finished"])))
+        return " ".join(words)
 
     def show_listing(self) -> None:
         if not (found := self.query("#netlobby-public")):

@@ -10,6 +10,7 @@ and every row has been checked by `open_tables` before it gets here.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from functools import partial
 from typing import ClassVar
@@ -23,6 +24,7 @@ from textual.widgets.option_list import Option
 from net.discovery import DEFAULT_PORT, server_url
 from net.host.hosting import HostPlan, table_relay
 from net.peer.tables import OpenTable, TablesError, best, open_tables
+from net.players import identity, ladder, reputation
 from tui import prefs
 from tui.i18n import register, tr
 from tui.screens.base import KeySpec, TableScreen
@@ -41,6 +43,15 @@ def short_identity(fingerprint: str | None) -> str:
     """The first two groups of a fingerprint (`id:ABCD-EFGH`): enough to tell two hosts of
     the same name apart at a glance; the whole one is in the records."""
     return "" if fingerprint is None else fingerprint[:12]
+
+
+def my_finished(game: str) -> float | None:
+    """This player's finished share in the store their games count into (at a table, the
+    table's, which its hosts' minimums hold against); None: no identity or no counted games."""
+    me = identity.mine()
+    if me is None:
+        return None
+    return reputation.TableWord(ladder.store_location())(me.fingerprint, game)["finished"]
 
 
 def game_title(engine_id: str) -> str:
@@ -324,7 +335,8 @@ class OpenTablesScreen(TableScreen[None]):
                             message=str(exc)), error=True)
                 return
             found = []  # no relay on this machine yet: the host form starts one
-        choice = best(found, game)
+        # Not a room whose minimum would turn this player away (read off the loop: a disk).
+        choice = best(found, game, await asyncio.to_thread(my_finished, game))
         if choice is not None:
             self.join(choice)
             return

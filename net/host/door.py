@@ -27,6 +27,10 @@ if TYPE_CHECKING:
 
 # Seconds a reclaim by name waits for the host's yes before it is refused.
 RECLAIM_WAIT = 120.0
+# Seconds a lobby seat stays its person's after the host's connection to the relay came back
+# (a relay that died: its rooms' hosts and peers reach the next relay in any order, the peers
+# waiting there for their host), before it is free again.
+LOBBY_RETURN = 60.0
 # Spectators' resumption keys a room keeps (the oldest go first).
 MAX_WATCHER_KEYS = 256
 # What a guest whose hello named a key it did not prove on its channel is told, once.
@@ -272,7 +276,9 @@ class Door:
         self.host.keys.forget(cid)
         self.drop(cid)
 
-    def drop(self, cid: int) -> None:
+    def drop(self, cid: int, keep: bool = False) -> None:
+        """`cid` has gone. A lobby seat is free again at once, unless `keep`: the connection
+        went with the host's (see `rejoin`), and its person is on the way back."""
         host = self.host
         peer = host.peers.pop(cid, None)
         if peer is None or peer.seat is None:
@@ -283,6 +289,10 @@ class Door:
         if seat.cid != cid:
             return
         seat.cid = None
+        if not host.started and keep:
+            host.presence(lobby=True)
+            host.spawn(self._free_later(peer.seat, seat))
+            return
         if not host.started:
             host.seats[peer.seat] = Seat()  # a seat left in the lobby is free again
             host.presence(lobby=True)
@@ -296,6 +306,14 @@ class Door:
         else:
             host.notice(f"{seat.name} is away; a bot takes over in {host.takeover:g} s")
             host.spawn(self.take_over(peer.seat, seat.token))
+
+    async def _free_later(self, seat_no: int, seat: Seat) -> None:
+        """A kept lobby seat is free again if its person has not come back in time."""
+        await asyncio.sleep(LOBBY_RETURN)
+        host = self.host
+        if not host.started and host.seats[seat_no] is seat and seat.cid is None:
+            host.seats[seat_no] = Seat()
+            host.presence(lobby=True)
 
     async def take_over(self, seat_no: int, token: str) -> None:
         """A bot plays `seat_no` if its person has not come back in the takeover time."""
@@ -314,7 +332,7 @@ class Door:
         are old news (keys and nonces of another time), so each peer, told `host_back`, says
         `rejoin` with its resumption key and is let in again as on a resume."""
         for peer in list(self.host.peers.values()):
-            self.drop(peer.cid)
+            self.drop(peer.cid, keep=True)
         self.looking.clear()
         self.proving.clear()
         self.reclaims.clear()

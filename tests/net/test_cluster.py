@@ -323,6 +323,48 @@ async def test_peers_that_reach_the_next_relay_before_their_host_wait_there_unpe
             await relay.stop()
 
 
+async def test_a_lobby_keeps_its_people_when_the_relay_under_it_dies(
+    tmp_path: Path, secret: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Before the game, too: the relay of a room whose seats are taken dies; the host comes
+    back late, after its peers (their seats held meanwhile, not freed), and the table starts
+    with the same people in the same seats and plays to the end."""
+    relays = [Relay() for _ in range(2)]
+    for relay in relays:
+        await relay.start()
+    lb = Balancer(tmp_path, [r.port for r in relays])
+    reopen = Uplink._connect
+
+    async def late(uplink: Uplink) -> Any:
+        if uplink.host_token is not None:
+            await asyncio.sleep(0.5)
+        return await reopen(uplink)
+
+    monkeypatch.setattr(Uplink, "_connect", late)
+    await asyncio.to_thread(lb.start)
+    host, me, peers = await open_table(lb, seed=7, fixed=False)
+    try:
+        seated = [(s["name"], s["connected"]) for s in host.seat_list()]
+        assert seated == [("Hana", True), ("Pia", True), ("Per", True)]
+        kill(next(r for r in relays if r.rooms.get(host.room) is not None))
+        for peer in peers:
+            await peer.wait_for(lambda m: m["type"] == "connection" and m["state"] == "connected")
+        async with asyncio.timeout(30):
+            while [(s["name"], s["connected"]) for s in host.seat_list()] != seated:
+                await asyncio.sleep(0.05)
+        assert [p.link.seat for p in peers] == [1, 2]  # type: ignore[attr-defined]
+        host.start()
+        async with asyncio.timeout(60):
+            await asyncio.gather(*(p.done.wait() for p in (me, *peers)))
+        check_game(host, me, peers)
+    finally:
+        await asyncio.gather(*(p.link.close() for p in peers))
+        await host.close()
+        lb.stop()
+        for relay in relays:
+            await relay.stop()
+
+
 def check_game(host: NetHost, me: Player, peers: list[Player]) -> None:
     """The game ended alike everywhere, the host's record holds every move (it replays to
     the same end), every update a peer saw is the record's move of that number, and every

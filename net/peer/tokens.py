@@ -136,10 +136,11 @@ def room_key(code: str) -> str:
 def seats() -> Seats:
     """This session's seats: the table's database if it names an owner and keeps its store in
     a database, else the data directory's file."""
-    owner, where = os.environ.get(OWNER_ENV), ladder.store_location()
-    if owner and ladder.is_database(where):
-        return DatabaseSeats(where, owner)
-    return FileSeats()
+    owner = os.environ.get(OWNER_ENV)
+    if not owner:  # not at a table: never asks where a ladder lives (a home that cannot be)
+        return FileSeats()
+    where = ladder.store_location()
+    return DatabaseSeats(where, owner) if ladder.is_database(where) else FileSeats()
 
 
 def load_token(code: str, name: str) -> Saved | None:

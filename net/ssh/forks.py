@@ -162,6 +162,7 @@ class _Server:
         except BlockingIOError:
             raise OSError("the fork server is not keeping up") from None
         except OSError as exc:
+            self._lost()  # dead before its end of the socket was read: the next ask waits
             raise ForkServerGone(f"the fork server ended: {exc}") from None
         self.asked.append(answer)
         return await answer

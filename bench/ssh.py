@@ -120,6 +120,9 @@ async def open_table(**limits: int) -> tuple[Relay, SshTable]:
     relay = Relay()
     await relay.start("127.0.0.1", 0)
     table = SshTable(SshConfig(0, "127.0.0.1", limits=SshLimits(**limits)), relay.url)
+    # The players here stand for machines of their own (127.0.0.x each): a table counts every
+    # loopback address as one, since on one machine anybody can use any of them.
+    table.group = str
     await table.start()
     return relay, table
 
@@ -181,8 +184,9 @@ async def honest_arrivals(port: int) -> str:
 
     async def arrive(addr: str) -> float | None:
         try:
-            seconds, conn, _ = await asyncio.wait_for(session(port, "honest", addr),
-                                                      HONEST_PATIENCE)
+            # Each a name of its own: a name without a key is one player at a table.
+            seconds, conn, _ = await asyncio.wait_for(
+                session(port, f"honest{addr.rsplit('.', 1)[-1]}", addr), HONEST_PATIENCE)
         except (TimeoutError, OSError, asyncssh.Error):
             return None
         conn.close()

@@ -4,7 +4,10 @@ level, the clock and takeover time they host with, the wait before bots fill a p
 
 Kept as JSON in the user's config directory (`platformdirs`; `TABLETOP_TUI_CONFIG` overrides
 it for tests and portable installs). A damaged or unreadable file never stops the app: the
-defaults are used and the next change writes a good file.
+defaults are used and the next change writes a good file. An SSH player at a table whose
+machines share a database (net.players.postgres) has them kept there too, under the same owner
+as their seats (net.peer.tokens), so they are the same through any machine of the table; the
+file stands in while the database cannot be reached.
 """
 
 from __future__ import annotations
@@ -19,6 +22,9 @@ from typing import Any
 import platformdirs
 
 from net.host.billboard import MAX_FILL_AFTER
+from net.peer import tokens
+from net.players import ladder
+from net.players.store import StoreError
 from net.table.clocks import PRESETS
 
 APP = "tabletop-tui"
@@ -54,10 +60,32 @@ def config_path() -> Path:
     return Path(base) / "settings.json"
 
 
+def _shared() -> tuple[str, str] | None:
+    """(the table's database, this player's owner name) when the settings live there too."""
+    owner = os.environ.get(tokens.OWNER_ENV)
+    if not owner:
+        return None
+    where = ladder.store_location()
+    return (where, owner) if ladder.is_database(where) else None
+
+
+def _text() -> str:
+    """The saved settings as JSON text: the table's database's, else the file's."""
+    if (shared := _shared()) is not None:
+        with contextlib.suppress(StoreError):
+            store = ladder.open_store(shared[0])
+            try:
+                if (kept := store.settings(shared[1])) is not None:
+                    return kept
+            finally:
+                store.close()
+    return config_path().read_text(encoding="utf-8")
+
+
 def load() -> Prefs:
     """The saved preferences; defaults for anything missing, unknown or damaged."""
     try:
-        raw = json.loads(config_path().read_text(encoding="utf-8"))
+        raw = json.loads(_text())
     except (OSError, ValueError):
         return Prefs()
     if not isinstance(raw, dict):
@@ -75,13 +103,22 @@ def load() -> Prefs:
 
 
 def save(prefs: Prefs) -> None:
-    """Write atomically; a read-only config directory costs the setting, never the game."""
+    """Write atomically; a read-only config directory (or a database away) costs the setting,
+    never the game."""
+    text = json.dumps(asdict(prefs), indent=2)
     path = config_path()
     with contextlib.suppress(OSError):
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(asdict(prefs), indent=2), encoding="utf-8")
+        tmp.write_text(text, encoding="utf-8")
         os.replace(tmp, path)
+    if (shared := _shared()) is not None:
+        with contextlib.suppress(StoreError):
+            store = ladder.open_store(shared[0])
+            try:
+                store.keep_settings(shared[1], text)
+            finally:
+                store.close()
 
 
 def update(**changes: Any) -> Prefs:

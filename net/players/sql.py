@@ -80,6 +80,12 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             saved DOUBLE PRECISION NOT NULL,
             PRIMARY KEY (owner, room))""",
     ),
+    (  # 4: SSH players' settings (tui.prefs), the same through any machine of a table
+        """CREATE TABLE player_settings (
+            owner TEXT PRIMARY KEY,
+            settings TEXT NOT NULL,
+            saved DOUBLE PRECISION NOT NULL)""",
+    ),
 )
 # The most seats one owner keeps (rooms are short-lived): the newest are kept.
 SEATS_KEPT = 50
@@ -303,6 +309,19 @@ class SqlLadders:
                 "DELETE FROM seat_tokens WHERE owner = ? AND room NOT IN (SELECT room FROM "
                 "seat_tokens WHERE owner = ? ORDER BY saved DESC, room LIMIT ?)",
                 (owner, owner, SEATS_KEPT))
+
+
+    def settings(self, owner: str) -> str | None:
+        """`owner`'s settings as they last kept them (JSON text); None if never."""
+        row = self._row("SELECT settings FROM player_settings WHERE owner = ?", (owner,))
+        return None if row is None else str(row[0])
+
+    def keep_settings(self, owner: str, settings: str) -> None:
+        with self._writing():
+            self._rows(
+                "INSERT INTO player_settings (owner, settings, saved) VALUES (?, ?, ?) "
+                "ON CONFLICT (owner) DO UPDATE SET settings = excluded.settings, "
+                "saved = excluded.saved", (owner, settings, time.time()))
 
 
 def _merged(before: Skill, moved: list[Skill]) -> Skill:

@@ -142,6 +142,15 @@ class Ladders(Protocol):
         """Keep `seat` for `owner`'s return to `room` (their newest few dozen are kept)."""
         ...
 
+    def settings(self, owner: str) -> str | None:
+        """The settings `owner` (an SSH player, as for seats) last kept, as JSON text; None if
+        never."""
+        ...
+
+    def keep_settings(self, owner: str, settings: str) -> None:
+        """Keep `owner`'s settings (JSON text), replacing what they kept before."""
+        ...
+
     def name(self, ident: str) -> str | None:
         """The name a player had in their latest counted game."""
         ...

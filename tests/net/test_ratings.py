@@ -430,6 +430,8 @@ def test_an_older_store_is_migrated_when_opened_and_a_newer_one_refused(store_at
         seat = SeatRow("Ada", "token", None, "ab", None)  # and version 3
         store.keep_seat("key-a", "room", seat)
         assert store.seat("key-a", "room") == seat
+        store.keep_settings("key-a", '{"theme": "night"}')  # and version 4
+        assert store.settings("key-a") == '{"theme": "night"}' and store.settings("b") is None
         store.db.execute(f"INSERT INTO migrations VALUES ({VERSION + 1}, 0)")
     finally:
         store.close()

@@ -461,3 +461,28 @@ def test_the_shipped_section_is_what_haproxy_reads(tmp_path: Path) -> None:
                           timeout=30)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "send-proxy-v2" in cfg.read_text()
+
+
+def test_a_players_settings_are_the_same_through_every_machine_of_the_table(
+    postgres: Server, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+) -> None:
+    """Settings follow an SSH player from one machine of a table to another (each with a
+    config directory of its own), are another player's nobody else's, and without a table
+    stay in the machine's file."""
+    from tui import prefs
+
+    monkeypatch.setenv(ladder.TABLE_ENV, postgres.database())
+    monkeypatch.setenv(tokens.OWNER_ENV, "key-ada")
+    monkeypatch.setenv("TABLETOP_TUI_CONFIG", str(tmp_path / "node-a"))
+    prefs.update(theme="night", bot_level="expert", name="Ada")
+    monkeypatch.setenv("TABLETOP_TUI_CONFIG", str(tmp_path / "node-b"))
+    there = prefs.load()
+    assert (there.theme, there.bot_level, there.name) == ("night", "expert", "Ada")
+    monkeypatch.setenv(tokens.OWNER_ENV, "key-eve")  # another player: the defaults
+    assert prefs.load() == prefs.Prefs()
+    monkeypatch.delenv(tokens.OWNER_ENV)  # no table: node b's own (empty) file
+    assert prefs.load() == prefs.Prefs()
+    monkeypatch.setenv(tokens.OWNER_ENV, "key-ada")  # the database away: the file stands in
+    monkeypatch.setenv(ladder.TABLE_ENV, f"postgresql://nobody@127.0.0.1:{free_port()}/none")
+    monkeypatch.setenv("TABLETOP_TUI_CONFIG", str(tmp_path / "node-a"))
+    assert prefs.load().theme == "night"

@@ -208,6 +208,18 @@ class Server:
     sessions: int
 
 
+def runtime_command(stats: Path, line: str) -> str:
+    """One command on an HAProxy's runtime API (its stats socket), and the whole answer."""
+    with socket.socket(socket.AF_UNIX) as sock:
+        sock.settimeout(5)
+        sock.connect(str(stats))
+        sock.sendall(line.encode() + b"\n")
+        chunks = []
+        while chunk := sock.recv(65536):
+            chunks.append(chunk)
+    return b"".join(chunks).decode()
+
+
 class Balancer:
     """`haproxy -f CFG -db` with the shipped configuration for `relay_ports`. `add_relay`
     puts one more on the ring while it runs; `reload` starts a new process on the same port
@@ -289,14 +301,7 @@ class Balancer:
 
     def command(self, line: str) -> str:
         """One command on the runtime API (the stats socket) of the newest process."""
-        with socket.socket(socket.AF_UNIX) as sock:
-            sock.settimeout(5)
-            sock.connect(str(self.stats))
-            sock.sendall(line.encode() + b"\n")
-            chunks = []
-            while chunk := sock.recv(65536):
-                chunks.append(chunk)
-        return b"".join(chunks).decode()
+        return runtime_command(self.stats, line)
 
     def servers(self) -> list[Server]:
         lines = self.command("show stat").splitlines()

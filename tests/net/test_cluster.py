@@ -265,13 +265,12 @@ def kill(relay: Relay) -> None:
         conn.ws.transport.abort()
 
 
-async def test_peers_that_reach_the_next_relay_before_their_host_wait_there_unpenalised(
+@pytest.fixture
+async def late_host(
     tmp_path: Path, secret: Path, monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """After a relay died mid-game, a room's host and peers reconnect through HAProxy to the
-    next relay in any order. Here the host is late on purpose: its peers' resumes wait at the
-    next relay for the room, none of them counts as a wrong code there (one would show: only
-    one is free), and the game is played to its end with every shuffle verified."""
+) -> AsyncIterator[tuple[list[Relay], Balancer]]:
+    """Two relays behind HAProxy whose hosts reopen a room half a second late, after their
+    peers have reached the next relay (one wrong code a minute is free there: one would show)."""
     relays = [Relay(Limits(wrong_code_free=1)) for _ in range(2)]
     for relay in relays:
         await relay.start()
@@ -285,6 +284,22 @@ async def test_peers_that_reach_the_next_relay_before_their_host_wait_there_unpe
 
     monkeypatch.setattr(Uplink, "_connect", late)
     await asyncio.to_thread(lb.start)
+    try:
+        yield relays, lb
+    finally:
+        lb.stop()
+        for relay in relays:
+            await relay.stop()
+
+
+async def test_peers_that_reach_the_next_relay_before_their_host_wait_there_unpenalised(
+    late_host: tuple[list[Relay], Balancer], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """After a relay died mid-game, a room's host and peers reconnect through HAProxy to the
+    next relay in any order. Here the host is late on purpose: its peers' resumes wait at the
+    next relay for the room, none of them counts as a wrong code there (one would show: only
+    one is free), and the game is played to its end with every shuffle verified."""
+    relays, lb = late_host
     host, me, peers = await open_table(lb, seed=7, fixed=False)
     try:
         # The game stops at the host's own seat, which waits until the relay died.
@@ -318,30 +333,15 @@ async def test_peers_that_reach_the_next_relay_before_their_host_wait_there_unpe
     finally:
         await asyncio.gather(*(p.link.close() for p in peers))
         await host.close()
-        lb.stop()
-        for relay in relays:
-            await relay.stop()
 
 
 async def test_a_lobby_keeps_its_people_when_the_relay_under_it_dies(
-    tmp_path: Path, secret: Path, monkeypatch: pytest.MonkeyPatch,
+    late_host: tuple[list[Relay], Balancer],
 ) -> None:
     """Before the game, too: the relay of a room whose seats are taken dies; the host comes
     back late, after its peers (their seats held meanwhile, not freed), and the table starts
     with the same people in the same seats and plays to the end."""
-    relays = [Relay() for _ in range(2)]
-    for relay in relays:
-        await relay.start()
-    lb = Balancer(tmp_path, [r.port for r in relays])
-    reopen = Uplink._connect
-
-    async def late(uplink: Uplink) -> Any:
-        if uplink.host_token is not None:
-            await asyncio.sleep(0.5)
-        return await reopen(uplink)
-
-    monkeypatch.setattr(Uplink, "_connect", late)
-    await asyncio.to_thread(lb.start)
+    relays, lb = late_host
     host, me, peers = await open_table(lb, seed=7, fixed=False)
     try:
         seated = [(s["name"], s["connected"]) for s in host.seat_list()]
@@ -360,9 +360,6 @@ async def test_a_lobby_keeps_its_people_when_the_relay_under_it_dies(
     finally:
         await asyncio.gather(*(p.link.close() for p in peers))
         await host.close()
-        lb.stop()
-        for relay in relays:
-            await relay.stop()
 
 
 def check_game(host: NetHost, me: Player, peers: list[Player]) -> None:

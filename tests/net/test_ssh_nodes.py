@@ -20,7 +20,7 @@ from pg_server import Server
 from ssh_support import connect
 from test_ssh_play import cards_left, until
 
-from bench.relays import free_port, haproxy_binary, write_secret
+from bench.relays import free_port, haproxy_binary, runtime_command, write_secret
 from net.host.hosting import HostPlan, open_room
 from net.peer import tokens
 from net.players import identity, ladder
@@ -76,14 +76,7 @@ class SshBalancer:
                                          stderr=out, start_new_session=True)
 
     def command(self, line: str) -> str:
-        with socket.socket(socket.AF_UNIX) as sock:
-            sock.settimeout(5)
-            sock.connect(str(self.stats))
-            sock.sendall(line.encode() + b"\n")
-            chunks = []
-            while chunk := sock.recv(65536):
-                chunks.append(chunk)
-        return b"".join(chunks).decode()
+        return runtime_command(self.stats, line)
 
     def status(self) -> dict[str, str]:
         """Each node's state as the health checks see it (UP, DOWN...)."""

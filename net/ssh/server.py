@@ -378,10 +378,9 @@ def serve_with_ssh(host: str, port: int, config: SshConfig, relay_url: str | Non
     def say(text: str) -> None:
         print(f"tabletop-tui: {text}", flush=True)
 
+    stop = asyncio.Event()  # set by SIGTERM (systemd's stop) or SIGHUP: say goodbye
+
     async def until_stopped() -> None:
-        stop = asyncio.Event()
-        for sig in (signal.SIGTERM, signal.SIGHUP):  # systemd stops with SIGTERM: say goodbye
-            asyncio.get_running_loop().add_signal_handler(sig, stop.set)
         await stop.wait()
 
     async def node(url: str) -> int:
@@ -398,6 +397,9 @@ def serve_with_ssh(host: str, port: int, config: SshConfig, relay_url: str | Non
         return 0
 
     async def main() -> int:
+        # Before a line is printed: whoever starts us may stop us as soon as it reads one.
+        for sig in (signal.SIGTERM, signal.SIGHUP):
+            asyncio.get_running_loop().add_signal_handler(sig, stop.set)
         if relay_url is not None:
             return await node(relay_url)
         # The word on a host beside its open table comes from the table's own ladder.

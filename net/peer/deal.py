@@ -4,6 +4,10 @@ at the end (net.table.fairness holds the rules, net.players.identity the proofs)
 
 A check that fails before the end is said at once and stays the game's verdict: a host that
 breaks its commit cannot mend it with a tidy reveal.
+
+What this peer checked so far is kept with its seat (`kept`, net.peer.tokens), so the player's
+next process (a browser tab reloaded, an SSH session back after a drop) checks the same deal
+to its end instead of playing the rest of it unverified, and so unrated.
 """
 
 from __future__ import annotations
@@ -27,12 +31,45 @@ class DealCheck:
         self.reset()
 
     def reset(self) -> None:
+        self.carried = False  # the state came from an earlier process, not yet welcomed
         self.commitment: str | None = None
         self.contribution: list[Any] | None = None  # [seat, value] this peer gave the seed
         self.asked: list[int] | None = None  # the seats the host's commit named (None: unseen)
         self.dealt: dict[str, Any] | None = None  # the start frame of the game (None: unseen)
         self.doubt: fairness.Verdict | None = None  # the first failed check before the end
         self.proven: list[str | None] = []  # each seat's identity as the start proves it
+
+    def kept(self) -> dict[str, Any] | None:
+        """What a later process of this player needs to go on checking this deal (None: no
+        deal yet)."""
+        if self.commitment is None:
+            return None
+        return {"commitment": self.commitment, "asked": self.asked,
+                "contribution": self.contribution, "dealt": self.dealt}
+
+    def carry(self, kept: object) -> None:
+        """Go on from what an earlier process of this player `kept`; what is not in the shape
+        `kept` gives is ignored (this peer then checks as one that saw nothing)."""
+        if not isinstance(kept, dict) or not isinstance(kept.get("commitment"), str):
+            return
+        asked, part, dealt = kept.get("asked"), kept.get("contribution"), kept.get("dealt")
+        seats = asked is None or (isinstance(asked, list) and all(type(s) is int for s in asked))
+        mine = part is None or (isinstance(part, list) and len(part) == 2
+                                and type(part[0]) is int and fairness.good_contribution(part[1]))
+        if not (seats and mine and (dealt is None or isinstance(dealt, dict))):
+            return
+        self.commitment, self.asked, self.contribution, self.dealt = (
+            kept["commitment"], asked, part, dealt)
+        self.carried = True
+
+    def welcomed(self, commitment: str | None) -> None:
+        """The host's welcome names the deal in play. One other than the deal carried from an
+        earlier process means that deal is over (a rematch began while the player was away):
+        it is dropped, and this one is checked as far as a late arrival can."""
+        if self.carried and commitment != self.commitment:
+            self.reset()
+        self.carried = False
+        self.commit_to(commitment)
 
     def commit_to(self, commitment: str | None) -> None:
         """The host's commitment for this deal, from whichever frame names it first; one that

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from collections import deque
 from collections.abc import Callable, Coroutine
 from pathlib import Path
@@ -95,7 +96,8 @@ class RemoteLink(TableLink):
         self.token, self.proof_key = token, proof_key
         self.key: bytes | None = None  # the resumption key (net.wire.resume), once joined
         self.ticket: str | None = None  # the one-time ticket for a full room, if any
-        if token is None and remember and (saved := tokens.load_token(self.code, name)):
+        saved = tokens.load_token(self.code, name) if token is None and remember else None
+        if saved is not None:
             self.token, self.name, self.proof_key = saved.token, saved.name, saved.proof_key
             self.key = bytes.fromhex(saved.key) if saved.key else None
             self.ticket = saved.ticket
@@ -120,6 +122,8 @@ class RemoteLink(TableLink):
         self.pipe: Pipe | None = None  # the latest connection's frames, once it is made
         self.deal = DealCheck(self.emit)  # the fair deal and who sits in it, as checked here
         self.record_path: Path | None = None  # where this peer kept the finished game (net.records)
+        if saved is not None and saved.deal:
+            self._carry(saved.deal)
         self.revealed: dict[str, Any] | None = None  # the finished game's record, from the reveal
         self._ws: ClientConnection | None = None  # the connection in use, once joined
         self._reader: asyncio.Task[None] | None = None
@@ -146,15 +150,37 @@ class RemoteLink(TableLink):
         self.proof_key = frame.get("proof_key")
         self.ticket = frame.get("ticket")
         self.name = frame["name"]
-        self.deal.commit_to(frame["commitment"])
+        self.deal.welcomed(frame["commitment"])
         channel = self.pipe.channel if self.pipe is not None else None
         if channel is not None and channel.secret:  # a code-keyed session: its key is new
             self.key = resume.seat_key(channel.secret, self.room, self.seat)
-        if self.remember and self.seat is not None:
-            tokens.save_token(self.code, tokens.Saved(
-                self.token, self.name, self.proof_key, self.key.hex() if self.key else None,
-                self.ticket))
+        self._keep()
         self.emit({"type": "welcome", **{k: v for k, v in frame.items() if k not in ("v", "t")}})
+
+    def _keep(self) -> None:
+        """Remember this seat for coming back, with the deal as far as it was checked here and
+        this game's record (see DealCheck.kept)."""
+        if not self.remember or self.seat is None:
+            return
+        deal = self.deal.kept()
+        if deal is not None and self.record_path is not None:
+            deal["record"] = str(self.record_path)
+        try:
+            kept = None if deal is None else json.dumps(deal)
+        except (TypeError, ValueError):  # a start frame JSON cannot hold: checked here only
+            kept = None
+        tokens.save_token(self.code, tokens.Saved(
+            self.token, self.name, self.proof_key, self.key.hex() if self.key else None,
+            self.ticket, kept))
+
+    def _carry(self, kept: str) -> None:
+        """Go on with the deal an earlier process of this player kept, and its record."""
+        with contextlib.suppress(ValueError):
+            deal = json.loads(kept)
+            self.deal.carry(deal)
+            record = deal.get("record") if isinstance(deal, dict) else None
+            if self.deal.carried and isinstance(record, str) and Path(record).is_file():
+                self.record_path = Path(record)
 
     async def start(self) -> None:
         """Connect if not yet connected, then hand the latest table to the (new) listener."""
@@ -265,6 +291,7 @@ class RemoteLink(TableLink):
         elif t == "commit":
             table = self.players or (self.lobby or {}).get("seats") or []
             if (part := self.deal.committed(body, table, self.seat, self.name)) is not None:
+                self._keep()  # before it goes: a later process checks the seed with it
                 self.spawn_send(self._send("contribute", **part))
         elif t == "host_gone":
             self.emit({"type": "connection", "state": "host_away",
@@ -289,6 +316,7 @@ class RemoteLink(TableLink):
                 if self.remember:  # listed in Past games; replayable once the seed is revealed
                     self.record_path = records.start_peer(body, self.seat, self.room)
                 self.deal.started(body, self.seat)
+                self._keep()
             elif t == "presence":
                 self.players = body["players"]
             elif t == "chat":
@@ -302,6 +330,7 @@ class RemoteLink(TableLink):
         self.table, self.result = None, None
         self.deal.reset()
         self.record_path, self.revealed = None, None
+        self._keep()
         self.seen.clear()
         self.event_log.clear()
         for line in self.chat:  # said before the next game: its lobby chat (see NetHost.chat)

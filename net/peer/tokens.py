@@ -37,6 +37,7 @@ class Saved:
     proof_key: str | None = None
     key: str | None = None  # the resumption key, hex
     ticket: str | None = None
+    deal: str | None = None  # the deal as this player checked it so far, JSON (net.peer.deal)
 
 
 def _tokens_path() -> Path:
@@ -57,7 +58,7 @@ def _entry(raw: object) -> Saved | None:
         return Saved(*raw)  # as versions before the resumption keys wrote them
     if not isinstance(raw, dict):
         return None
-    fields = {k: raw.get(k) for k in ("token", "name", "proof_key", "key", "ticket")}
+    fields = {k: raw.get(k) for k in ("token", "name", "proof_key", "key", "ticket", "deal")}
     if not (isinstance(fields["token"], str) and isinstance(fields["name"], str)):
         return None
     if not all(v is None or isinstance(v, str) for v in fields.values()):
@@ -114,14 +115,15 @@ class DatabaseSeats:
         if row is None:
             return FileSeats().load(code)
         return Saved(token=row.token, name=row.name, proof_key=row.proof_key,
-                     key=row.resume_key, ticket=row.ticket)
+                     key=row.resume_key, ticket=row.ticket, deal=row.deal)
 
     def save(self, code: str, saved: Saved) -> None:
         try:
             store = ladder.open_store(self.where)
             try:
                 store.keep_seat(self.owner, room_key(code), SeatRow(
-                    saved.name, saved.token, saved.proof_key, saved.key, saved.ticket))
+                    saved.name, saved.token, saved.proof_key, saved.key, saved.ticket,
+                    saved.deal))
             finally:
                 store.close()
         except StoreError:

@@ -86,6 +86,9 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             settings TEXT NOT NULL,
             saved DOUBLE PRECISION NOT NULL)""",
     ),
+    (  # 5: with a seat, the deal as its player checked it, for their next process to go on
+        "ALTER TABLE seat_tokens ADD COLUMN deal TEXT",
+    ),
 )
 # The most seats one owner keeps (rooms are short-lived): the newest are kept.
 SEATS_KEPT = 50
@@ -291,7 +294,7 @@ class SqlLadders:
     # Bearer secrets: every statement names its owner, and none lists another owner's rows.
     def seat(self, owner: str, room: str) -> SeatRow | None:
         """What `owner` keeps for the room `room` (a hash of its join code, never the code)."""
-        row = self._row("SELECT name, token, proof_key, resume_key, ticket FROM seat_tokens "
+        row = self._row("SELECT name, token, proof_key, resume_key, ticket, deal FROM seat_tokens "
                         "WHERE owner = ? AND room = ?", (owner, room))
         return None if row is None else SeatRow(*row)
 
@@ -300,10 +303,10 @@ class SqlLadders:
         with self._writing():
             self._rows(
                 "INSERT INTO seat_tokens (owner, room, name, token, proof_key, resume_key, "
-                "ticket, saved) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (owner, room) DO "
-                "UPDATE SET name = excluded.name, token = excluded.token, "
+                "ticket, deal, saved) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (owner, room) "
+                "DO UPDATE SET name = excluded.name, token = excluded.token, "
                 "proof_key = excluded.proof_key, resume_key = excluded.resume_key, "
-                "ticket = excluded.ticket, saved = excluded.saved",
+                "ticket = excluded.ticket, deal = excluded.deal, saved = excluded.saved",
                 (owner, room, *seat, time.time()))
             self._rows(
                 "DELETE FROM seat_tokens WHERE owner = ? AND room NOT IN (SELECT room FROM "

@@ -99,6 +99,7 @@ class SeatRow(NamedTuple):
     proof_key: str | None
     resume_key: str | None
     ticket: str | None
+    deal: str | None = None  # the deal as the player checked it so far (net.peer.deal), JSON
 
 
 class Ladders(Protocol):

@@ -13,6 +13,7 @@ from test_net_game import finish, open_table
 from net import records
 from net.host.authority import NetHost
 from net.host.link import HostLink
+from net.peer.deal import DealCheck
 from net.peer.remote import RemoteLink
 from net.records import store
 from net.relay.server import Relay
@@ -206,3 +207,59 @@ async def test_a_host_that_cannot_write_its_record_plays_on_and_says_so(
         assert any("record cannot be written" in text for text in notices), notices
     finally:
         await close_all(host, pia, per)
+
+
+async def test_a_player_back_in_a_new_process_checks_the_deal_to_its_end(relay: Relay) -> None:
+    """A browser tab reloaded or an SSH session back after a drop is a new process: it goes on
+    with the part of the seed and the commitment its predecessor kept with the seat, so the
+    game is verified (and rated) for it as for a player who never left."""
+    host = NetHost("schoene", 3, relay_url=relay.url, host_name="Hana", bot_delay=0)
+    code = await host.open()
+    me = Player(HostLink(host), seed=12)
+    await me.link.start()
+    pia = Player(RemoteLink(code, "Pia", server=relay.url), seed=13)
+    per = Player(RemoteLink(code, "Per", server=relay.url, remember=False), seed=14)  # elsewhere
+    for peer in (pia, per):
+        await peer.link.connect()
+    try:
+        pia.play = False
+        host.start()
+        await pia.wait_for(to_act(1))
+        assert isinstance(pia.link, RemoteLink) and pia.link.deal.contribution is not None
+        given = pia.link.deal.contribution
+        await pia.link.close()  # the process ends: nothing of it lives on but what it kept
+        await me.wait_for(lambda m: m["type"] == "presence" and not m["players"][1]["connected"])
+        again = Player(RemoteLink(host.code, "Pia", server=relay.url), seed=8)
+        assert isinstance(again.link, RemoteLink)
+        await again.link.connect()
+        assert again.link.seats == [1] and again.link.deal.contribution == given
+        await finish(me, again, per)
+        assert again.result is not None
+        assert again.result["verify_note"] == "shuffles verified", again.result
+        assert again.result["verified"]
+        kept = [e for e in records.listing() if e.path.name.endswith("-peer.jsonl")]
+        assert len(kept) == 1 and kept[0].path == again.link.record_path  # one game, one entry
+    finally:
+        await close_all(host, pia, per, again)
+
+
+def test_a_deal_kept_by_an_earlier_process_is_dropped_when_the_host_has_dealt_again() -> None:
+    """Away across a rematch: the welcome names another deal (or none, in the lobby). The kept
+    one is over; holding on to it would cry 'recommitted' at the next honest commit."""
+    said: list[dict[str, Any]] = []
+    table = [{"name": "Hana", "kind": "host"}, {"name": "Pia", "kind": "person"}]
+    earlier = DealCheck(said.append)
+    earlier.committed({"commitment": "c1", "seats": [1]}, table, 1, "Pia")
+    kept = earlier.kept()
+    for welcome in ("c1", None, "c2"):
+        later = DealCheck(said.append)
+        later.carry(kept)
+        later.welcomed(welcome)
+        assert (later.contribution == earlier.contribution) is (welcome == "c1")
+        if welcome is None:
+            later.committed({"commitment": "c2", "seats": [1]}, table, 1, "Pia")
+            assert later.doubt is None and later.commitment == "c2"
+    assert not said  # nothing was doubted
+    broken = DealCheck(said.append)
+    broken.carry({**kept, "contribution": [1, 42]})  # not a part: nothing is carried
+    assert broken.commitment is None and not broken.carried

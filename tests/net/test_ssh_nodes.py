@@ -280,7 +280,7 @@ def test_a_node_gives_a_keyed_player_the_tables_identity_and_a_keyless_one_none(
 def test_seats_kept_in_the_store_are_their_owners_alone(store_at: str) -> None:
     store = ladder.open_store(store_at)
     try:
-        mine = SeatRow("ada", "t-ada", "pk", "ab", "ticket")
+        mine = SeatRow("ada", "t-ada", "pk", "ab", "ticket", '{"commitment": "c"}')
         store.keep_seat("key-ada", "room-1", mine)
         assert store.seat("key-ada", "room-1") == mine
         assert store.seat("key-eve", "room-1") is None  # another owner reads nothing
@@ -297,7 +297,7 @@ def test_a_seat_goes_to_the_shared_database_under_a_hash_of_its_code(
 ) -> None:
     url = postgres.database()
     monkeypatch.setenv(ladder.TABLE_ENV, url)
-    saved = tokens.Saved("t-ada", "ada", "pk", "ab", "ticket")
+    saved = tokens.Saved("t-ada", "ada", "pk", "ab", "ticket", '{"commitment": "c"}')
     monkeypatch.setenv(tokens.OWNER_ENV, "key-ada")
     tokens.save_token("ABCD-EFGH-JKMN", saved)
     assert tokens.load_token("ABCD-EFGH-JKMN", "ada") == saved

@@ -39,6 +39,11 @@ def tr(key: str, /, *, lang: str | None = None, **fields: object) -> str:
     return text.format(**fields) if fields else text
 
 
+def known(key: str, lang: str | None = None) -> bool:
+    """Whether `key` has a text of its own in `lang` (default: the current language)."""
+    return key in _STRINGS[lang or _current]
+
+
 def count_key(key: str, count: int) -> str:
     """`key.zero`, `key.one` or `key.many`: enough plural forms for English and German."""
     return f"{key}.{'zero' if count == 0 else 'one' if count == 1 else 'many'}"

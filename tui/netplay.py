@@ -24,6 +24,7 @@ from net.wire import codes
 from tui.i18n import register, tr
 from tui.screens.base import KeySpec
 from tui.screens.game import GameScreen, LinkMessage
+from tui.screens.net_errors import why
 from tui.screens.reclaim import ask_reclaim
 from tui.screens.results import ResultsScreen
 from tui.screens.verdict import unverified_line
@@ -97,9 +98,6 @@ register(
             "netlobby.you": "you",
             "join.title": "Join a game",
             "join.code": "Join code (e.g. K7QX-9MPA-B3CD)",
-            "join.wrong_code": "Wrong join code: check the last four symbols",
-            "join.update": "This table speaks another protocol version: please update "
-                           "tabletop-tui (protocol 3)",
             "join.name": "Your name",
             "join.server": "Relay HOST:PORT (empty: find the room by its code)",
             "join.watch": "Watch as a spectator",
@@ -176,9 +174,6 @@ register(
             "netlobby.you": "du",
             "join.title": "Einem Spiel beitreten",
             "join.code": "Beitrittscode (z. B. K7QX-9MPA-B3CD)",
-            "join.wrong_code": "Falscher Beitrittscode: prüfe die letzten vier Zeichen",
-            "join.update": "Dieser Tisch spricht eine andere Protokollversion: bitte "
-                           "tabletop-tui aktualisieren (Protokoll 3)",
             "join.name": "Dein Name",
             "join.server": "Relay HOST:PORT (leer: Raum über den Code finden)",
             "join.watch": "Als Zuschauer beitreten",
@@ -282,7 +277,8 @@ class NetGameScreen(GameScreen):
             self._log([("note", tr("net.notice", text=data.get("text", "")))], note=True)
         elif kind == "connection":
             state = data.get("state", "")
-            text = tr(f"net.connection.{state}", message=data.get("message", ""))
+            text = tr(f"net.connection.{state}",
+                      message=why(data.get("code"), str(data.get("message", ""))))
             self._log([("note", text)], note=True)
             if state in ("reconnecting", "closed", "host_away"):
                 self.notify(text, severity="warning", markup=False)

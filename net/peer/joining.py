@@ -130,19 +130,19 @@ class Joiner:
         link = self.link
         deadline = time.monotonic() + link.reconnect_for
         delay = 0.1
-        last = "gave up reconnecting"
+        last = JoinError("closed", "gave up reconnecting")
         while time.monotonic() < deadline and not giving_up():
             try:
                 # A short opening timeout: a dead relay on a port in the ephemeral range can
                 # make the kernel connect the socket to itself, which then never answers.
                 return await self.join(open_timeout=3.0, by_code=False)
             except JoinError as exc:
-                last = exc.message
+                last = exc
                 if exc.code in FINAL:
                     break
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 2.0)
-        link.finish(last)
+        link.finish(last.message, last.code)
         return None
 
     async def join(self, open_timeout: float | None = None, by_code: bool = True
@@ -292,7 +292,7 @@ class Joiner:
         then comes a welcome and the whole table."""
         link = self.link
         if link.key is None:
-            link.finish("this table cannot be rejoined without the code: join again")
+            link.finish("this table cannot be rejoined without the code: join again", "no_key")
             return
         self._pending = resume.Resumption(link.room, link.key)
         pipe.rekey(None)
@@ -305,7 +305,7 @@ class Joiner:
         while self._rekeys and self._rekeys[0] < now - REKEY_WINDOW:
             self._rekeys.popleft()
         if len(self._rekeys) >= MAX_REKEYS:
-            self.link.finish(TAMPERING)
+            self.link.finish(TAMPERING, "tampered")
             await self.link.close()
             return
         self._rekeys.append(now)
@@ -322,7 +322,7 @@ class Joiner:
         try:
             channel = proof.finish(frame["epub"], frame["proof"])
         except ProtocolError as exc:
-            link.finish(exc.message)
+            link.finish(exc.message, exc.code)
             return
         pipe.rekey(channel)
         with contextlib.suppress(ConnectionClosed):
@@ -333,4 +333,4 @@ class Joiner:
         try:
             await self._answer_proof(pipe, proof)
         except JoinError as exc:
-            self.link.finish(exc.message)
+            self.link.finish(exc.message, exc.code)

@@ -115,6 +115,7 @@ class RemoteLink(TableLink):
         self.chat: list[Message] = []  # recent chat, for screens that open later
         self.closed = asyncio.Event()
         self.close_reason = ""
+        self.close_code = ""  # its error code (docs/protocol.md, Errors)
         # Called while joining when the host asks its player whether to give this peer an
         # away seat back by name: the wait that follows can be long, and is worth a word.
         self.on_asking: Callable[[], None] | None = None
@@ -229,11 +230,12 @@ class RemoteLink(TableLink):
         return {"identity": mine.public,
                 "identity_sig": mine.sign_hello(self.room, channel.binding)}
 
-    def finish(self, reason: str) -> None:
-        """The table is gone for this peer: say why, once."""
-        self.close_reason = reason
+    def finish(self, reason: str, code: str = "closed") -> None:
+        """The table is gone for this peer: say why, once (`code` as the error codes of
+        docs/protocol.md, for a screen to say it in its player's language)."""
+        self.close_reason, self.close_code = reason, code
         self.closed.set()
-        self.emit({"type": "connection", "state": "closed", "message": reason})
+        self.emit({"type": "connection", "state": "closed", "message": reason, "code": code})
 
     def open_sealed(self, frame: Frame) -> Frame:
         """A sealed frame from the host, opened (net.peer.pipe.Pipe.open)."""
@@ -266,7 +268,7 @@ class RemoteLink(TableLink):
             self.emit({"type": "error", "seat": self.seat, "code": exc.code,
                        "message": f"ignored a bad frame from the host: {exc.message}"})
             if exc.code == "wrong_code":  # not our host; nothing more goes
-                self.finish(exc.message)
+                self.finish(exc.message, exc.code)
                 self.spawn_send(self.close())
             return
         body = {k: v for k, v in frame.items() if k not in ("v", "t")}
@@ -284,7 +286,7 @@ class RemoteLink(TableLink):
             self.emit({"type": "error", "seat": self.seat, "code": body["code"],
                        "message": message})
             if body.get("fatal"):
-                self.finish(message)
+                self.finish(message, body["code"])
         elif t == "proof":  # the host came back and checks in the peers still in the room
             if pipe is not None:
                 self.spawn_send(self._joiner.proof_again(pipe, body["proof"]))

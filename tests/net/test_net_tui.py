@@ -42,13 +42,26 @@ def screen_of(pilot: Pilot[None], kind: type) -> Any:
 
 
 async def test_a_wrong_code_is_explained_on_the_join_screen(relay: Relay) -> None:
-    app = TabletopApp(
-        lang="en", opening=lambda: JoinScreen("K7QX-9MPA-B3CD", "Pia", relay.url, auto=True)
-    )
+    """In English the relay's own sentence (it names the code); in German ours for its code."""
+    for lang, said in (("en", "wrong or has expired"), ("de", "Keinen Raum mit diesem Code")):
+        app = TabletopApp(
+            lang=lang, opening=lambda: JoinScreen("K7QX-9MPA-B3CD", "Pia", relay.url, auto=True)
+        )
+        async with app.run_test(size=(100, 40)) as pilot:
+            screen = await until(pilot, screen_of(pilot, JoinScreen), "the join screen")
+            await until(pilot, lambda s=screen, w=said: w in s.error, "the error")
+            assert lang == "de" or "K7QX-9MPA" in screen.error
+
+
+async def test_a_room_closed_under_a_german_guest_says_so_in_german(relay: Relay) -> None:
+    host = NetHost("schoene", 3, relay_url=relay.url, host_name="Hana", keep_record=False)
+    code = await host.open()
+    app = TabletopApp(lang="de", opening=lambda: JoinScreen(code, "Pia", relay.url, auto=True))
     async with app.run_test(size=(100, 40)) as pilot:
-        screen = await until(pilot, screen_of(pilot, JoinScreen), "the join screen")
-        await until(pilot, lambda: "wrong or has expired" in screen.error, "the error")
-        assert "K7QX-9MPA" in screen.error
+        lobby = await until(pilot, screen_of(pilot, PeerLobbyScreen), "the lobby")
+        await host.close()
+        await until(pilot, lambda: lobby.room_lost, "the room closed")
+        assert "Der Gastgeber hat den Raum geschlossen" in lobby.error, lobby.error
 
 
 async def test_a_wrong_secret_part_is_explained_on_the_join_screen(relay: Relay) -> None:

@@ -17,6 +17,7 @@ from tui import prefs
 from tui.i18n import tr
 from tui.screens.base import MAX_NAME, KeySpec, TableScreen
 from tui.screens.host import login_name
+from tui.screens.net_errors import why
 from tui.screens.net_lobby import CSS, PeerLobbyScreen
 
 
@@ -92,10 +93,7 @@ class JoinScreen(TableScreen[None]):
         try:
             await link.connect()
         except JoinError as exc:
-            # The two failures only this player can fix, in the player's language.
-            message = {"wrong_code": tr("join.wrong_code"),
-                       "version": tr("join.update")}.get(exc.code, exc.message)
-            self.show_error(tr("join.failed", message=message))
+            self.show_error(tr("join.failed", message=why(exc.code, exc.message)))
             return
         self.app.switch_screen(PeerLobbyScreen(link, link.engine))
 

@@ -32,6 +32,7 @@ from tui.netplay import NetGameScreen, hosting_warning
 from tui.screens.base import KeySpec, TableScreen, app_crashed
 from tui.screens.game import LinkMessage
 from tui.screens.lobby import BOT_LEVELS, clock_rows
+from tui.screens.net_errors import why
 from tui.screens.overlays import ConfirmScreen
 from tui.screens.reclaim import ask_reclaim
 from tui.widgets import EventLog
@@ -325,7 +326,8 @@ class NetLobby(TableScreen[None]):
         elif kind in ("sync", "update"):
             self.enter_game()
         elif kind == "connection" and data.get("state") == "closed":
-            await self.closed(tr("net.connection.closed", message=data.get("message", "")))
+            await self.closed(tr("net.connection.closed",
+                                 message=why(data.get("code"), str(data.get("message", "")))))
         elif kind == "reclaim" and isinstance(self, HostLobbyScreen):
             ask_reclaim(self, self.host, data)
 
@@ -614,7 +616,8 @@ class PeerLobbyScreen(NetLobby):
         self.catch_up()
         self.query_one("#netlobby-chat", EventLog).add(*self.chat_lines)
         if self.link.closed.is_set():  # sent out before this screen listened
-            await self.closed(tr("net.connection.closed", message=self.link.close_reason))
+            await self.closed(tr("net.connection.closed",
+                                 message=why(self.link.close_code, self.link.close_reason)))
         elif self.link.table is not None:
             self.enter_game()
 

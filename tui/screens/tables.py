@@ -36,7 +36,7 @@ from tui.screens.menu import GamePickerScreen
 ALL = "all"
 REFRESH_EVERY = 5.0  # seconds between two looks at the relay while the screen is shown
 LOCAL_SERVER = f"127.0.0.1:{DEFAULT_PORT}"  # the relay hosting starts here when none is named
-COLUMNS = ("game", "seats", "host", "rating", "finished")
+COLUMNS = ("game", "seats", "host", "rating", "finished", "asks")
 
 
 def short_identity(fingerprint: str | None) -> str:
@@ -72,13 +72,15 @@ def bots_words(seconds: int | None, passed: float) -> str:
 
 
 def cells(table: OpenTable) -> list[str]:
-    """One room's columns: game, seats free, host (with the short fingerprint), rating and
-    finished share. The host's name is a stranger's: shown as printed text on one line."""
+    """One room's columns: game, seats free, host (with the short fingerprint), rating,
+    finished share, and the finished share the host asks of its players. The host's name is a
+    stranger's: shown as printed text on one line."""
     name = "".join(c if c.isprintable() else "?" for c in table.host)
     host = name + (f" {short_identity(table.identity)}" if table.identity else "")
     rating = "–" if table.rating is None else f"{table.rating:.0f}"
     finished = "–" if table.finished is None else f"{table.finished:.0%}"
-    return [game_title(table.game), f"{table.free}/{table.seats}", host, rating, finished]
+    asks = "" if table.min_finished is None else f"≥{table.min_finished:.0%}"
+    return [game_title(table.game), f"{table.free}/{table.seats}", host, rating, finished, asks]
 
 
 def line(texts: list[str], widths: tuple[int, ...]) -> str:
@@ -365,6 +367,7 @@ register(
             "tables.col.host": "Host",
             "tables.col.rating": "Rating",
             "tables.col.finished": "Done",
+            "tables.col.asks": "Asks",
             "tables.bots_in": "bots in {n} s",
             "tables.bots_now": "bots are coming",
             "tables.asking": "Asking {server} for open tables…",
@@ -389,6 +392,7 @@ register(
             "tables.col.host": "Gastgeber",
             "tables.col.rating": "Wertung",
             "tables.col.finished": "Fertig",
+            "tables.col.asks": "Verlangt",
             "tables.bots_in": "Bots in {n} s",
             "tables.bots_now": "Bots kommen",
             "tables.asking": "Frage {server} nach offenen Tischen…",

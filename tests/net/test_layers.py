@@ -22,6 +22,7 @@ FLOORS = {
     "net.relay": 3, "net.players": 3,
     "net.host": 4, "net.peer": 4,
     "net.ssh": 5,
+    "net.web": 6,
     "net.headless": 6,
 }
 

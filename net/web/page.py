@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from html import escape
 
-PHONE_WIDTH = 600  # CSS pixels: narrower than this is a phone, and gets PHONE_FONT
+PHONE_WIDTH = 600  # CSS pixels: a screen narrower than this either way is a phone (PHONE_FONT)
 PHONE_FONT = 14
 DESKTOP_FONT = 16
 
@@ -35,7 +35,8 @@ _SCRIPT = """
   var term = document.getElementById('terminal');
   var scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
   term.dataset.sessionWebsocketUrl = scheme + '//' + location.host + '/ws';
-  term.dataset.fontSize = String(window.innerWidth < PHONE ? SMALL : LARGE);
+  var narrow = Math.min(window.innerWidth, window.innerHeight);
+  term.dataset.fontSize = String(narrow < PHONE ? SMALL : LARGE);
   var Native = window.WebSocket;
   window.WebSocket = function (url, protocols) {
     var socket = protocols === undefined ? new Native(url) : new Native(url, protocols);

@@ -81,7 +81,8 @@ KEYS = {
 class Browser:
     """One headless Chromium with a profile of its own, for one test."""
 
-    def __init__(self) -> None:
+    def __init__(self, *flags: str) -> None:
+        self.flags = flags  # more of Chromium's switches
         self.profile = Path(tempfile.mkdtemp(prefix="tabletop-chromium-"))
         self.proc: subprocess.Popen[bytes] | None = None
         self.conn: Any = None
@@ -95,7 +96,8 @@ class Browser:
             [executable(), "--headless=new", "--no-sandbox", "--remote-debugging-port=0",
              f"--user-data-dir={self.profile}", "--no-first-run", "--no-default-browser-check",
              "--disable-gpu", "--disable-extensions", "--disable-background-networking",
-             "--disable-component-update", "--disable-sync", "--mute-audio", "about:blank"],
+             "--disable-component-update", "--disable-sync", "--mute-audio", *self.flags,
+             "about:blank"],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         port_file = self.profile / "DevToolsActivePort"
         async with asyncio.timeout(START_TIMEOUT):

@@ -9,9 +9,11 @@ dropped player whose seat waits, not one who left.
 
 What the page sends is checked here, not in textual-serve (which trusts its page): one text
 message of JSON a message, of the few kinds the page sends; anything else closes this tab
-alone, with a line saying why. Input is paced as an SSH session's is (net.ssh.flood): over its
-budget a tab is read no further until the budget refills, so the browser waits; a flood that
-would take longer than FLOOD_WAIT to pay off closes the tab.
+alone, with a line saying why. Input is counted against the SSH session's byte budget
+(net.ssh.flood), every message at least MESSAGE_COST: a tab that overdraws it by more than
+FLOOD_WAIT seconds of input is closed. A person never types, clicks or resizes that much (a
+sweep of the mouse is a few kilobytes, within the burst); a page that does is broken or
+hostile, and slowing it down would only keep its app busy for longer.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from net.ssh.pty import HANGUP_GRACE
 # Every message costs at least this many bytes of the input budget (a stream of tiny pings
 # or sizes is a flood too).
 MESSAGE_COST = 32
-# A tab whose input would take longer than this many seconds to pay off is closed.
+# A tab whose input overdraws its budget by this many seconds' worth is closed.
 FLOOD_WAIT = 5.0
 # WebSocket close codes the page is sent (RFC 6455): a message of a kind it may not send,
 # and a rule of the table's (a limit, the idle timeout).
@@ -78,6 +80,12 @@ def parse(data: str) -> Sent:
     if kind in ("focus", "blur") and not args:
         return Sent(kind)
     raise BadMessage(f"no {kind[:20]!r} message")
+
+
+def utf8(text: str) -> bytes:
+    """Keys as UTF-8 that Textual's web driver takes (it decodes strictly, and one bad byte
+    would end its input): a lone surrogate, which JSON can carry, becomes U+FFFD."""
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace").encode()
 
 
 class _Child:
@@ -191,14 +199,11 @@ class Tab:
                 await self.close(UNSUPPORTED, "the page sent something this table does not take")
                 return
             await self._take(sent)
-            if wait:
-                await asyncio.sleep(wait)
 
     async def _take(self, sent: Sent) -> None:
         if sent.kind == "stdin":
             self.last_input = time.monotonic()
-            # Textual's web driver decodes strictly: what reaches it is always UTF-8.
-            await self.app.send_bytes(sent.text.encode("utf-8", "replace"))
+            await self.app.send_bytes(utf8(sent.text))
         elif sent.kind == "resize":
             self._size = self.clamp(sent.width, sent.height)
             self._resizes.ask()

@@ -18,6 +18,7 @@ from web_support import OpenWeb
 from net.players import ladder
 from net.players.identity import Identity
 from net.players.sqlite import SqliteLadders
+from net.relay import addresses
 from net.relay.server import Limits, Relay
 from net.ssh.access import Access
 from net.ssh.limits import SshLimits
@@ -112,9 +113,10 @@ async def open_web(relay: Relay) -> AsyncIterator[OpenWeb]:
     all are stopped, their tabs' apps hung up, when the test ends."""
     tables: list[WebTable] = []
 
-    async def opening(password: str | None = None, forks: Any = None,
+    async def opening(password: str | None = None, forks: Any = None, trusted: str = "",
                       **limits: Any) -> WebTable:
-        config = WebConfig(0, "127.0.0.1", password=password, limits=WebLimits(**limits))
+        config = WebConfig(0, "127.0.0.1", password=password, limits=WebLimits(**limits),
+                           trusted=addresses.networks(trusted))
         table = WebTable(config, relay.url, forks)
         await table.start()
         tables.append(table)

@@ -33,6 +33,7 @@ class WebPlayer:
         self.size = (cols, rows)
         self.ws: aiohttp.ClientWebSocketResponse | None = None
         self.closed: aiohttp.WSMessage | None = None  # the close frame, once it came
+        self.texts: list[str] = []  # text messages from the table (a pong)
         self._changed = asyncio.Event()
         self._reader: asyncio.Task[None] | None = None
 
@@ -56,21 +57,23 @@ class WebPlayer:
 
     async def _read(self) -> None:
         assert self.ws is not None
-        async for message in self.ws:
+        while True:
+            message = await self.ws.receive()
             if message.type == aiohttp.WSMsgType.BINARY:
                 self.stream.feed(message.data)
-            elif message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED):
-                break
+            elif message.type == aiohttp.WSMsgType.TEXT:
+                self.texts.append(message.data)
+            else:  # the close frame (its line in `extra`), or the connection gone
+                self.closed = message
+                if not self.ws.closed:
+                    await self.ws.close()
+                self._changed.set()
+                return
             self._changed.set()
-        self.closed = aiohttp.WSMessage(aiohttp.WSMsgType.CLOSE, self.ws.close_code,
-                                        self.reason())
-        self._changed.set()
 
     def reason(self) -> str:
         """The line the table closed the tab with."""
-        assert self.ws is not None
-        extra = getattr(self.ws, "_close_reason", None)  # not public; fall back on the code
-        return str(extra or "")
+        return str(self.closed.extra or "") if self.closed is not None else ""
 
     def text(self) -> str:
         return "\n".join(line.rstrip() for line in self.screen.display)
@@ -98,6 +101,7 @@ class WebPlayer:
                                  f"screen:\n{self.text()}") from None
 
     async def wait_closed(self, timeout: float = TIMEOUT) -> int | None:
+        """The close code the table closed the tab with."""
         async with asyncio.timeout(timeout):
             while self.closed is None:
                 self._changed.clear()

@@ -13,11 +13,11 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from chromium import Browser, Tab
 from ssh_support import OpenTable, code_on, connect
 from test_ssh_play import until
 from web_support import OpenWeb
 
+from bench.chromium import Browser, Tab
 from net.host.hosting import HostPlan, open_room
 from net.relay.server import Relay
 

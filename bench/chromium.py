@@ -1,5 +1,6 @@
-"""A real browser for the web table's tests: Debian's headless Chromium, driven through its
-DevTools protocol over a websocket (the `websockets` package), with nothing else installed.
+"""A real browser for the web table's tests and its benchmark (tests/net/test_web_browser.py,
+bench/web.py): Debian's headless Chromium, driven through its DevTools protocol over a
+websocket (the `websockets` package), with nothing else installed.
 
 The page's terminal (xterm.js inside textual-serve's script) draws on a canvas, so the screen
 is read from xterm's own buffer: a script run before the page's (`CAPTURE`) keeps each

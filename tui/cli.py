@@ -604,14 +604,17 @@ def _host_app(args: argparse.Namespace, options: dict[str, Any]) -> None:
     from net.ssh.server import hosting_with_table
 
     beside = None
+    web_failed: tuple[type[OSError], ...] = ()  # the web table's own error, if it runs
     if web is not None:
+        from net.web.server import WebUnavailable
         from net.web.server import beside as web_beside
 
         beside = web_beside(web, _say)
+        web_failed = (WebUnavailable,)
     try:
         asyncio.run(hosting_with_table(ssh, plan, _say, app.run_async, beside))
     except OSError as exc:
-        if ssh is None or type(exc).__name__ == "WebUnavailable":
+        if ssh is None or isinstance(exc, web_failed):
             fail(str(exc))
         fail(f"cannot listen for SSH on {ssh.where}: {exc.strerror or exc}")
     except KeyboardInterrupt:
@@ -815,9 +818,10 @@ def main(argv: Sequence[str] | None = None) -> None:
             _clock(args.game, args, min(max(args.seats or 0, engine.min_players),
                                         engine.max_players))  # refused now, not in the room
         if args.headless:
-            if args.ssh is not None or args.web is not None:
-                fail("--ssh and --web need the host's screen; for a table without one use "
-                     "serve --ssh or serve --web")
+            for flag in ("ssh", "web"):
+                if getattr(args, flag) is not None:
+                    fail(f"--{flag} needs the host's screen; for a table without one use "
+                         f"serve --{flag}")
             if args.game and args.seats is not None:
                 _check_players(args.game, args.seats)
             from net.headless import run_host

@@ -167,17 +167,18 @@ class WebTable:
 
     def client(self, request: web.Request) -> str:
         """The address a request counts under (a trusted proxy's X-Forwarded-For)."""
-        peer = request.transport.get_extra_info("peername") if request.transport else None
-        addr = str(peer[0]) if peer else "unknown"
-        return addresses.client(addr, request.headers.getall(addresses.FORWARDED, []),
+        return addresses.client(_peer(request), request.headers.getall(addresses.FORWARDED, []),
                                 self.config.trusted)
 
     def secure(self, request: web.Request) -> bool:
-        """Whether the browser reached us over TLS (through a trusted proxy that says so)."""
-        peer = self.client(request)
-        proxied = request.headers.get("X-Forwarded-Proto", "").lower() == "https" and \
-            peer != (request.transport.get_extra_info("peername") or ("",))[0]
-        return request.secure or proxied
+        """Whether the browser reached us over TLS: directly, or through a trusted proxy that
+        says so (its cookies are then marked Secure)."""
+        if request.secure:
+            return True
+        if request.headers.get("X-Forwarded-Proto", "").lower() != "https":
+            return False
+        peer = _peer(request)
+        return addresses.client(peer, ["192.0.2.1"], self.config.trusted) != peer
 
     async def index(self, request: web.Request) -> web.Response:
         if not self.door.let_in(request):
@@ -216,7 +217,7 @@ class WebTable:
             self.logging_in[group] -= 1
             if not self.logging_in[group]:
                 del self.logging_in[group]
-        response = web.HTTPSeeOther("/")
+        response = web.Response(status=303, headers={"Location": "/"})
         door.set_cookie(response, door.PASSWORD_COOKIE, self.door.pass_token(),
                         self.secure(request))
         return response
@@ -305,6 +306,11 @@ def ended_why(code: int | None) -> str:
     if code == -signal.SIGHUP:
         return "the tab closed"
     return "the player quit" if code == 0 else f"the app ended with {code}"
+
+
+def _peer(request: web.Request) -> str:
+    peer = request.transport.get_extra_info("peername") if request.transport else None
+    return str(peer[0]) if peer else "unknown"
 
 
 def _number(text: str | None, default: int) -> int:

@@ -293,3 +293,17 @@ async def test_a_forwarded_address_from_an_untrusted_peer_counts_for_nothing(
             "has 1 tab" in two.reason()
 
     await closing([one, two], body())
+
+
+async def test_cookies_are_marked_secure_behind_a_trusted_tls_proxy_only(
+    open_web: OpenWeb,
+) -> None:
+    trusted = await open_web(trusted="127.0.0.1")
+    untrusted = await open_web()
+    https = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "198.51.100.7"}
+    async with aiohttp.ClientSession() as http:
+        for table, secure in ((trusted, True), (untrusted, False)):
+            async with http.get(f"http://127.0.0.1:{table.port}/", headers=https) as page:
+                assert ("Secure" in page.headers["Set-Cookie"]) is secure
+        async with http.get(f"http://127.0.0.1:{trusted.port}/") as page:
+            assert "Secure" not in page.headers["Set-Cookie"]

@@ -3,7 +3,8 @@ from its package) and the password form. Our own markup, so that nothing is fetc
 another site (textual-serve's page loads a font from Google's) and so that the page:
 
 * works behind a TLS proxy: the websocket's address is the page's own, `wss:` under `https:`;
-* picks a font size a phone's screen holds about 45 columns at (14 px under 600 px wide);
+* picks a font size a phone's screen holds about 45 columns at (14 px where the screen is
+  narrower than 600 CSS pixels either way);
 * says why the table closed a tab (a limit, the idle timeout), which the close frame carries.
 
 Words on these pages are English, as the SSH table's lines before the app starts are.

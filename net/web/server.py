@@ -126,9 +126,7 @@ class WebTable:
             site = web.TCPSite(self._runner, self.config.bind or None, self.config.port,
                                reuse_address=True)
             await site.start()
-            server = site._server
-            assert isinstance(server, asyncio.base_events.Server)
-            self.port = server.sockets[0].getsockname()[1]
+            self.port = self._runner.addresses[0][1]
             await self.forks.ready()
         except BaseException:
             await self.stop()

@@ -166,6 +166,7 @@ class Tab:
         self._budget = InputBudget()
         self._size = (80, 24)
         self._resizes = Spaced(self._pass_size)
+        self._sizing: asyncio.Task[bool] | None = None  # the last size on its way to the app
 
     def clamp(self, width: int, height: int) -> tuple[int, int]:
         return min(max(width, 1), self.max_cols), min(max(height, 1), self.max_rows)
@@ -215,7 +216,8 @@ class Tab:
             await self.app.blur()
 
     def _pass_size(self) -> None:
-        asyncio.get_running_loop().create_task(self.app.set_terminal_size(*self._size))
+        self._sizing = asyncio.get_running_loop().create_task(
+            self.app.set_terminal_size(*self._size))
 
     async def _watch_idle(self) -> None:
         minutes = self.idle_minutes

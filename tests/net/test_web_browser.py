@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from ssh_support import OpenTable, code_on, connect
+from ssh_support import OpenTable, connect, host_with_a_bot
 from test_ssh_play import until
 from web_support import OpenWeb
 
@@ -103,15 +103,7 @@ async def test_a_browser_player_joins_a_room_hosted_over_ssh_and_a_refresh_finds
     web = await open_web(forks=ssh.forks)
     ada = await connect(ssh.port, "ada")
     try:
-        await ada.wait_for("Host a game", "the menu")
-        ada.press("down", "enter")
-        await ada.wait_for(relay.url, "the host form naming the table's relay")
-        ada.press("f5")
-        code = await ada.wait_for(lambda: code_on(ada), "the join code")
-        ada.press("tab")  # the first empty seat's "+ Bot"
-        await ada.wait_for(lambda: "+ Bot" in ada.reversed_text(), "+ Bot focused")
-        ada.press("enter")
-        await ada.wait_for("Bot 2", "a bot in seat 2")
+        code = await host_with_a_bot(ada)
 
         tab = await open_page(browser, web.port)
         await join_by_code(tab, code)

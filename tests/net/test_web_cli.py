@@ -13,12 +13,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_ssh_cli import test_bad_ssh_options_are_one_line_and_exit_2 as one_line_and_exit_2
 from web_support import WebPlayer
 
 from net.host.hosting import HostPlan, open_room
 from net.ssh.server import SshConfig, hosting_with_table
 from net.web.server import WebConfig, beside
-from tui.cli import main
 
 CLI = [sys.executable, "-m", "tui.cli"]
 ROOT = Path(__file__).resolve().parents[2]
@@ -92,8 +92,4 @@ async def test_host_with_ssh_and_web_lets_a_browser_join_the_hosted_room_by_code
 def test_bad_web_options_are_one_line_and_exit_2(
     args: list[str], message: str, capsys: pytest.CaptureFixture[str],
 ) -> None:
-    with pytest.raises(SystemExit) as ended:
-        main(args)
-    assert ended.value.code == 2
-    err = capsys.readouterr().err
-    assert message in err and err.count("\n") == 1
+    one_line_and_exit_2(args, message, capsys)

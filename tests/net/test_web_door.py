@@ -99,6 +99,12 @@ async def test_a_browser_without_its_cookie_opens_no_game_and_each_browser_is_it
         secrets = [c.value for p in (ada, bob) for c in p.http.cookie_jar
                    if c.key == door.IDENTITY_COOKIE]
         assert len(secrets) == 2 and {door.owner_of(s) for s in secrets} == owners
+        assert "web tab from 127.0.0.1 (2 live tabs)" in caplog.text
+        await ada.close()
+        async with asyncio.timeout(10):
+            while "ended after" not in caplog.text:
+                await asyncio.sleep(0.05)
+        assert "the tab closed (1 live tab)" in caplog.text, caplog.text
         assert not any(s in caplog.text for s in secrets)  # a secret is never logged
 
     await closing([stranger, ada, bob], body())

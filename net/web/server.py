@@ -134,8 +134,6 @@ class WebTable:
         return self.port
 
     async def stop(self) -> None:
-        for tab in list(self.tabs):
-            tab.ending = "the table is closing"
         await asyncio.gather(*(t.close(POLICY, "the table is closing; goodbye")
                                for t in list(self.tabs)), return_exceptions=True)
         if self._runner is not None:

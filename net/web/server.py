@@ -143,7 +143,8 @@ class WebTable:
             await self.forks.stop()
 
     def banner(self) -> str:
-        way = "the shared password" if self.config.password is not None else "open to anyone"
+        way = "closed: the shared password" if self.config.password is not None \
+            else "open to anyone"
         host = f"[{self.config.bind}]" if ":" in self.config.bind else self.config.bind
         return f"web table on http://{host}:{self.port}/ ({way})"
 

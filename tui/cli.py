@@ -20,10 +20,12 @@ from net.ssh import inside
 from net.ssh.limits import SshLimits
 from net.table import clocks
 from net.table.session import BOT_LEVELS
+from net.web.limits import WebLimits
 from net.wire import codes
 
 if TYPE_CHECKING:
     from net.ssh.server import SshConfig
+    from net.web.server import WebConfig
     from tui.app import TabletopApp
 
 
@@ -238,6 +240,39 @@ def _add_ssh_options(parser: argparse.ArgumentParser) -> None:
                      f"(default {limits.idle_minutes:g}; 0: never)")
 
 
+def _add_web_options(parser: argparse.ArgumentParser) -> None:
+    """`--web PORT` and its options, for `serve` and `host` alike."""
+    limits = WebLimits()
+    web = parser.add_argument_group(
+        "web table", "let anyone with a browser play here: http://HOST:PORT/ (behind a "
+        "reverse proxy for TLS; see the README)")
+    web.add_argument("--web", type=_port, default=None, metavar="PORT",
+                     help="also serve the app in a browser tab on PORT")
+    web.add_argument("--web-bind", default="127.0.0.1", metavar="ADDR",
+                     help="address the web table listens on (default 127.0.0.1: put a reverse "
+                     "proxy in front; 0.0.0.0 or :: for a LAN)")
+    web.add_argument("--web-name", action="append", default=[], metavar="HOST",
+                     help="a host name browsers reach the table by (repeat for more); "
+                     "addresses and localhost are always taken, other names refused")
+    web.add_argument("--web-password", default=None, metavar="SECRET",
+                     help="ask every browser for this shared password")
+    web.add_argument("--web-max-tabs", type=_at_least_one, default=limits.max_tabs,
+                     metavar="N", help=f"tabs at once (default {limits.max_tabs})")
+    web.add_argument("--web-per-address", type=_at_least_one, default=limits.per_address,
+                     metavar="N", help="tabs at once from one address (IPv6: its /64) and for "
+                     f"one browser (default {limits.per_address})")
+    web.add_argument("--web-per-minute", type=_at_least_one, default=limits.per_minute,
+                     metavar="N", help=f"new tabs per address per minute "
+                     f"(default {limits.per_minute})")
+    web.add_argument("--web-idle", type=_minutes, default=limits.idle_minutes, metavar="MIN",
+                     help="close a tab after MIN minutes without a key pressed "
+                     f"(default {limits.idle_minutes:g}; 0: never)")
+    web.add_argument("--web-trust-proxy", action="append", default=[], metavar="ADDRESS",
+                     help="a reverse proxy in front of the web table (an address or network; "
+                     "repeat for more): the client address it sends in X-Forwarded-For is "
+                     "what the per-address limits count")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="tabletop-tui",
@@ -289,6 +324,7 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE")
     _add_clock_options(host)
     _add_ssh_options(host)
+    _add_web_options(host)
 
     tables = sub.add_parser("tables", help="list the open tables of a relay")
     tables.add_argument("game", type=_game, nargs="?", default=None)
@@ -325,6 +361,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "X-Forwarded-For is what the per-address limits count (also "
                             "TABLETOP_TUI_RELAY_PROXIES)")
     _add_ssh_options(serve)
+    _add_web_options(serve)
     serve.add_argument("--relay", type=_server, default=None, metavar="URL",
                        help="with --ssh: run no relay here; the sessions host and join at this "
                        "one (the relays' load balancer of a table on several machines)")
@@ -452,7 +489,7 @@ def _ssh_config(args: argparse.Namespace) -> SshConfig | None:
         given = [flag for flag, value in (
             ("--ssh-keys", args.ssh_keys), ("--ssh-password", args.ssh_password),
             ("--ssh-host-key", args.ssh_host_key), ("--ssh-trust-proxy", args.ssh_trust_proxy),
-            ("--relay", getattr(args, "relay", None))) if value]
+            ("--relay", getattr(args, "relay", None) if args.web is None else None)) if value]
         if given:
             fail(f"{given[0]} needs --ssh PORT")
         return None
@@ -479,6 +516,34 @@ def _ssh_config(args: argparse.Namespace) -> SshConfig | None:
                        max_startups=args.ssh_max_startups)
     return SshConfig(args.ssh, args.ssh_host, access, limits, name=args.ssh_name,
                      host_key=shared_key, secret=secret, trusted=trusted)
+
+
+def _web_config(args: argparse.Namespace) -> WebConfig | None:
+    """The web table `--web` asks for, or None without `--web`."""
+    if args.web is None:
+        given = [flag for flag, value in (
+            ("--web-password", args.web_password), ("--web-name", args.web_name),
+            ("--web-trust-proxy", args.web_trust_proxy)) if value]
+        if given:
+            fail(f"{given[0]} needs --web PORT")
+        return None
+    from net.relay import addresses
+    from net.web.server import WebConfig
+
+    if args.web_password is not None and not args.web_password:
+        fail("--web-password needs a non-empty password")
+    try:
+        trusted = addresses.networks(" ".join(args.web_trust_proxy))
+    except ValueError as exc:
+        fail(str(exc))
+    limits = WebLimits(max_tabs=args.web_max_tabs, per_address=args.web_per_address,
+                       per_minute=args.web_per_minute, idle_minutes=args.web_idle)
+    return WebConfig(args.web, args.web_bind, tuple(args.web_name), args.web_password, limits,
+                     trusted)
+
+
+def _say(text: str) -> None:
+    print(f"tabletop-tui: {text}", flush=True)
 
 
 def _shared_secret(path: str | None) -> None:
@@ -530,19 +595,27 @@ def _host_app(args: argparse.Namespace, options: dict[str, Any]) -> None:
     app = TabletopApp(lang=args.lang, theme=args.theme,
                       opening=lambda: HostScreen(plan, auto=auto))
     ssh = _ssh_config(args)
-    if ssh is None:
+    web = _web_config(args)
+    if ssh is None and web is None:
         _run(app)
         return
     import asyncio
 
     from net.ssh.server import hosting_with_table
 
-    def say(text: str) -> None:
-        print(f"tabletop-tui: {text}", flush=True)
+    beside = None
+    web_failed: tuple[type[OSError], ...] = ()  # the web table's own error, if it runs
+    if web is not None:
+        from net.web.server import WebUnavailable
+        from net.web.server import beside as web_beside
 
+        beside = web_beside(web, _say)
+        web_failed = (WebUnavailable,)
     try:
-        asyncio.run(hosting_with_table(ssh, plan, say, app.run_async))
+        asyncio.run(hosting_with_table(ssh, plan, _say, app.run_async, beside))
     except OSError as exc:
+        if ssh is None or isinstance(exc, web_failed):
+            fail(str(exc))
         fail(f"cannot listen for SSH on {ssh.where}: {exc.strerror or exc}")
     except KeyboardInterrupt:
         raise SystemExit(130) from None
@@ -745,8 +818,10 @@ def main(argv: Sequence[str] | None = None) -> None:
             _clock(args.game, args, min(max(args.seats or 0, engine.min_players),
                                         engine.max_players))  # refused now, not in the room
         if args.headless:
-            if args.ssh is not None:
-                fail("--ssh needs the host's screen; for a table without one use serve --ssh")
+            for flag in ("ssh", "web"):
+                if getattr(args, flag) is not None:
+                    fail(f"--{flag} needs the host's screen; for a table without one use "
+                         f"serve --{flag}")
             if args.game and args.seats is not None:
                 _check_players(args.game, args.seats)
             from net.headless import run_host
@@ -765,12 +840,18 @@ def main(argv: Sequence[str] | None = None) -> None:
         _shared_secret(args.secret_file)
         _trusted_proxies(args.trust_proxy)
         ssh = _ssh_config(args)
+        web = _web_config(args)
         _table_database(args)
-        if ssh is not None:
+        if ssh is not None or web is not None:
             from net.ssh.server import serve_with_ssh
 
+            beside = None
+            if web is not None:
+                from net.web.server import beside as web_beside
+
+                beside = web_beside(web, _say)
             relay = server_url(args.relay) if args.relay else None
-            raise SystemExit(serve_with_ssh(args.host, args.port, ssh, relay))
+            raise SystemExit(serve_with_ssh(args.host, args.port, ssh, relay, beside))
         from net.relay.server import serve_forever
 
         serve_forever(args.host, args.port)

@@ -17,6 +17,7 @@ import pkgutil
 import tempfile
 from typing import Any
 
+import textual.constants
 from textual.app import App
 from textual.css.model import RuleSet
 from textual.css.stylesheet import Stylesheet
@@ -26,15 +27,26 @@ import engines
 import themes
 import tui
 from net.ssh.forkserver import out_of_memory
+from net.web import inside as web_inside
 from themes import THEME_NAMES
+from tui import cli
 from tui.app import TabletopApp
-from tui.cli import main
 
 __all__ = ["end_out_of_memory", "main", "share_css_parses", "warm"]
 
 # Modules an app imports only once it runs on a terminal, which warming does not have.
 TERMINAL_MODULES = ("textual.drivers.linux_driver",)
 WARM_SIZE = (100, 30)
+
+
+def main(argv: list[str]) -> None:
+    """A session's app. In a browser tab (net.web) its stderr is first put out of its packets'
+    way, and Textual reads its settings again: it read them from the fork server's environment
+    at import, and a tab's app needs the web driver its own environment names."""
+    if web_inside.in_browser():
+        web_inside.quiet_stderr()
+        importlib.reload(textual.constants)
+    cli.main(argv)
 
 
 def warm() -> None:

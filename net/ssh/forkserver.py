@@ -16,6 +16,9 @@ The table talks to it over a Unix SEQPACKET socket (FD), one JSON message a pack
   * `{"exit": PID, "code": N}` when a child ends (N as `Popen.returncode`: -SIG if killed).
 The fork server ends when the table's end of the socket closes.
 
+The web table (net.web) hands a child one end of a socket pair instead of a terminal: it
+becomes the child's stdio just the same, only not its controlling terminal.
+
 A child is a session as `python -m tui.cli` on the terminal was: session leader with the pty as
 controlling terminal and stdin/stdout/stderr, the session's environment and directory, fresh
 signal dispositions and stdio, its own `random` state (the `random` module reseeds itself after
@@ -168,7 +171,8 @@ def become_session(job: Job) -> None:
     os.setsid()
     for fd in (0, 1, 2):
         os.dup2(job.terminal, fd)
-    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+    if os.isatty(0):  # a web tab's child is handed a socket, which controls nothing
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
     # Nothing of the fork server stays open: its socket to the table, its wakeup pipe, and the
     # terminal's extra descriptor (the imports hold no file open).
     os.closerange(3, resource.getrlimit(resource.RLIMIT_NOFILE)[0])

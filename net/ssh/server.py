@@ -118,7 +118,7 @@ class SshTable:
         self.port = 0
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self._proxied: ProxiedListener | None = None
-        self.forks = Forks(app, self._base_env(), self.limits.session_memory * MIB,
+        self.forks = Forks(app, base_env(), self.limits.session_memory * MIB,
                            self.limits.session_nice)
 
     @property
@@ -255,17 +255,6 @@ class SshTable:
             return ["join", *args[2:], "--server", self.relay_url]
         return args
 
-    def _base_env(self) -> dict[str, str]:
-        """What the fork server and every child get of ours: the path, the home, the app's
-        source, UTF-8 whatever the locale."""
-        root = str(Path(net.__file__).resolve().parent.parent)
-        python_path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)
-        env = {"PATH": os.environ.get("PATH", os.defpath), "PYTHONPATH": python_path,
-               "PYTHONUTF8": "1"}
-        if home := os.environ.get("HOME"):
-            env["HOME"] = home
-        return env
-
     def child_env(self, visitor: Visitor, term: str, client_env: dict[str, str],
                   code: str | None = None) -> dict[str, str]:
         """A clean environment: the client's terminal and language, the player's own data
@@ -274,34 +263,15 @@ class SshTable:
         home = player_dir(visitor.identity, self.config.players)
         if visitor.key is not None and self.config.secret is not None:
             give_identity(self.config.secret, visitor.key, home / "data")
-        env = {
-            **self._base_env(),
-            "HOME": os.environ.get("HOME", str(home)),
-            "TERM": term if _TERM.fullmatch(term) else DEFAULT_TERM,
-            "USER": visitor.name,
-            "LOGNAME": visitor.name,
-            "TABLETOP_TUI_HOME": str(home / "data"),
-            "TABLETOP_TUI_CONFIG": str(home / "config"),
-            TABLE_RELAY_ENV: self.relay_url,
-            TABLE_SSH_ENV: self.invitation(visitor),
-        }
-        if rooms := os.environ.get("TABLETOP_TUI_ROOMS"):
-            env["TABLETOP_TUI_ROOMS"] = rooms
-        if code is not None:
-            env[codes.CODE_ENV] = code
-        if visitor.key is None:  # a name is no identity: this player plays unrated
-            env[identity.UNRATED_ENV] = "1"
-        # One ladder for everyone who plays here: the table's (our own file, or the database
-        # every machine of the table shares).
-        env[ladder.TABLE_ENV] = ladder.store_location()
-        if ladder.is_database(env[ladder.TABLE_ENV]):  # seats too, for a return by any node
-            env[tokens.OWNER_ENV] = visitor.identity
+        env = player_env(base_env(), home, visitor.identity, visitor.name,
+                         self.relay_url, rated=visitor.key is not None, code=code)
+        env["TERM"] = term if _TERM.fullmatch(term) else DEFAULT_TERM
+        env[TABLE_SSH_ENV] = self.invitation(visitor)
         for name, pattern in _PASSED_ENV.items():
             value = client_env.get(name, "")
             if re.fullmatch(pattern, value):
                 env[name] = value
         return env
-
 
     def invitation(self, visitor: Visitor) -> str:
         """The command that brings a friend of `visitor` to this table: by the name the
@@ -310,6 +280,47 @@ class SshTable:
         reached = visitor.port or self.port
         port = "" if reached == 22 else f" -p {reached}"
         return f"ssh -t{port} {host}"
+
+
+def base_env() -> dict[str, str]:
+    """What the fork server and every child get of ours: the path, the home, the app's
+    source, UTF-8 whatever the locale."""
+    root = str(Path(net.__file__).resolve().parent.parent)
+    python_path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)
+    env = {"PATH": os.environ.get("PATH", os.defpath), "PYTHONPATH": python_path,
+           "PYTHONUTF8": "1"}
+    if home := os.environ.get("HOME"):
+        env["HOME"] = home
+    return env
+
+
+def player_env(base: dict[str, str], home: Path, owner: str, name: str, relay_url: str,
+               rated: bool, code: str | None = None) -> dict[str, str]:
+    """What a session's app gets of its table, over SSH or in a browser tab (net.web): the
+    player's own data and settings directories under `home`, the table's relay and ladder
+    (and, where that is a database, the player as the owner of their seats), the join code if
+    there is one."""
+    env = {
+        **base,
+        "HOME": os.environ.get("HOME", str(home)),
+        "USER": name,
+        "LOGNAME": name,
+        "TABLETOP_TUI_HOME": str(home / "data"),
+        "TABLETOP_TUI_CONFIG": str(home / "config"),
+        TABLE_RELAY_ENV: relay_url,
+    }
+    if rooms := os.environ.get("TABLETOP_TUI_ROOMS"):
+        env["TABLETOP_TUI_ROOMS"] = rooms
+    if code is not None:
+        env[codes.CODE_ENV] = code
+    if not rated:  # a name (or a browser's cookie) is no identity: this player plays unrated
+        env[identity.UNRATED_ENV] = "1"
+    # One ladder for everyone who plays here: the table's (our own file, or the database
+    # every machine of the table shares).
+    env[ladder.TABLE_ENV] = ladder.store_location()
+    if ladder.is_database(env[ladder.TABLE_ENV]):  # seats too, for a return by any node
+        env[tokens.OWNER_ENV] = owner
+    return env
 
 
 def ended_why(session: TableSession) -> str:
@@ -347,30 +358,41 @@ def local_url(host: str, port: int) -> str:
     return f"ws://[{host}]:{port}" if ":" in host else f"ws://{host}:{port}"
 
 
-async def hosting_with_table(config: SshConfig, plan: HostPlan, say: Callable[[str], None],
-                             body: Callable[[], Awaitable[T]]) -> T:
-    """`tabletop-tui host ... --ssh PORT`: the relay the host's room opens on (started here
-    unless `--server` names one) and the SSH server for it, for as long as `body` runs."""
+# A table beside the SSH one (the web table, net.web): started with the relay's URL and the
+# SSH table's fork server (None without one), it returns what stops it; OSError if it cannot.
+Beside = Callable[[str, Forks | None], Awaitable[Callable[[], Awaitable[None]]]]
+
+
+async def hosting_with_table(config: SshConfig | None, plan: HostPlan,
+                             say: Callable[[str], None], body: Callable[[], Awaitable[T]],
+                             beside: Beside | None = None) -> T:
+    """`tabletop-tui host ... --ssh PORT` (and `--web PORT`): the relay the host's room opens
+    on (started here unless `--server` names one) and the SSH server for it (and the table
+    beside it), for as long as `body` runs."""
     relay, url = await start_relay(plan, say)
     plan.server = plan.server or url
+    table = stop_beside = None
     try:
-        table = await open_table(config, url, say)
-    except BaseException:
-        if relay is not None:
-            await relay.stop()
-        raise
-    try:
+        if config is not None:
+            table = await open_table(config, url, say)
+        if beside is not None:
+            stop_beside = await beside(url, table.forks if table else None)
         return await body()
     finally:
-        await table.stop()
+        if stop_beside is not None:
+            await stop_beside()
+        if table is not None:
+            await table.stop()
         if relay is not None:
             await relay.stop()
 
 
-def serve_with_ssh(host: str, port: int, config: SshConfig, relay_url: str | None = None) -> int:
+def serve_with_ssh(host: str, port: int, config: SshConfig | None, relay_url: str | None = None,
+                   beside: Beside | None = None) -> int:
     """`tabletop-tui serve --ssh PORT`: the relay and the SSH server in one process; or, with
     `relay_url` (`--relay URL`, the relays' load balancer of a table on several machines), the
-    SSH server alone, its sessions hosting and joining there."""
+    SSH server alone, its sessions hosting and joining there. `beside` (`--web PORT`) runs
+    with them, sharing the SSH table's fork server; either may run without the other."""
     from net.relay.server import Relay
 
     logs.setup(sys.stderr)
@@ -380,20 +402,31 @@ def serve_with_ssh(host: str, port: int, config: SshConfig, relay_url: str | Non
 
     stop = asyncio.Event()  # set by SIGTERM (systemd's stop) or SIGHUP: say goodbye
 
-    async def until_stopped() -> None:
-        await stop.wait()
-
-    async def node(url: str) -> int:
+    async def tables(url: str, ready: str) -> int:
+        """The SSH table and the one beside it, until stopped; `ready` is said once they
+        listen."""
+        table = None
+        if config is not None:
+            try:
+                table = await open_table(config, url, say)
+            except OSError as exc:
+                say(f"cannot listen for SSH on {config.where}: {exc.strerror or exc}")
+                return 1
         try:
-            table = await open_table(config, url, say)
+            stop_beside = await beside(url, table.forks if table else None) if beside else None
         except OSError as exc:
-            say(f"cannot listen for SSH on {config.where}: {exc.strerror or exc}")
+            say(str(exc))
+            if table is not None:
+                await table.stop()
             return 1
-        say(f"sessions use the relays at {url}")
+        say(ready)
         try:
-            await until_stopped()
+            await stop.wait()
         finally:
-            await table.stop()
+            if stop_beside is not None:
+                await stop_beside()
+            if table is not None:
+                await table.stop()
         return 0
 
     async def main() -> int:
@@ -401,7 +434,7 @@ def serve_with_ssh(host: str, port: int, config: SshConfig, relay_url: str | Non
         for sig in (signal.SIGTERM, signal.SIGHUP):
             asyncio.get_running_loop().add_signal_handler(sig, stop.set)
         if relay_url is not None:
-            return await node(relay_url)
+            return await tables(relay_url, f"sessions use the relays at {relay_url}")
         # The word on a host beside its open table comes from the table's own ladder.
         relay = Relay(reputation=reputation.TableWord(ladder.store_location()))
         try:
@@ -410,18 +443,9 @@ def serve_with_ssh(host: str, port: int, config: SshConfig, relay_url: str | Non
             say(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
             return 1
         try:
-            table = await open_table(config, local_url(host, relay_port), say)
-        except OSError as exc:
-            say(f"cannot listen for SSH on {config.where}: {exc.strerror or exc}")
-            await relay.stop()
-            return 1
-        say(f"relay on {host}:{relay_port}")
-        try:
-            await until_stopped()
+            return await tables(local_url(host, relay_port), f"relay on {host}:{relay_port}")
         finally:
-            await table.stop()
             await relay.stop()
-        return 0
 
     with contextlib.suppress(KeyboardInterrupt):
         return asyncio.run(main())

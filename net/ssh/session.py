@@ -68,6 +68,19 @@ def command_args(command: str) -> list[str]:
     raise ValueError(f"{shown!r} is not something this table does; allowed: {COMMANDS}")
 
 
+def take_report(report: Path) -> str | None:
+    """The traceback a crashed app left in `report` (net.ssh.inside), which is then deleted;
+    None if it left none."""
+    try:
+        with report.open("rb") as handle:
+            text = handle.read(MAX_REPORT).decode(errors="replace")
+    except OSError:
+        return None
+    with contextlib.suppress(OSError):
+        report.unlink()
+    return text
+
+
 class TableSession(asyncssh.SSHServerSession[bytes]):
     """One session: its checks, then its child app, until either side ends."""
 
@@ -242,13 +255,9 @@ class TableSession(asyncssh.SSHServerSession[bytes]):
 
     def _log_crash(self, report: Path, status: int) -> None:
         """The traceback a crashed app left (net.ssh.inside), into the table's log."""
-        try:
-            with report.open("rb") as handle:
-                text = handle.read(MAX_REPORT).decode(errors="replace")
-        except OSError:
+        text = take_report(report)
+        if text is None:
             return
-        with contextlib.suppress(OSError):
-            report.unlink()
         log.error("ssh session from %s as %r: the app crashed (exit status %d)\n%s",
                   self.visitor.addr, self.visitor.name, status, text.rstrip())
 

@@ -13,14 +13,18 @@ import pytest
 from netsupport import played, someone
 from pg_server import NoServer, Server
 from ssh_support import OpenTable
+from web_support import OpenWeb
 
 from net.players import ladder
 from net.players.identity import Identity
 from net.players.sqlite import SqliteLadders
+from net.relay import addresses
 from net.relay.server import Limits, Relay
 from net.ssh.access import Access
 from net.ssh.limits import SshLimits
 from net.ssh.server import APP, SshConfig, SshTable
+from net.web.limits import WebLimits
+from net.web.server import WebConfig, WebTable
 
 
 @pytest.fixture(autouse=True)
@@ -94,6 +98,26 @@ async def open_table(relay: Relay) -> AsyncIterator[OpenTable]:
     async def opening(access: Access | None = None, app: str = APP, **limits: Any) -> SshTable:
         config = SshConfig(0, "127.0.0.1", access or Access(), SshLimits(**limits))
         table = SshTable(config, relay.url, app)
+        await table.start()
+        tables.append(table)
+        return table
+
+    yield opening
+    for table in tables:
+        await table.stop()
+
+
+@pytest.fixture
+async def open_web(relay: Relay) -> AsyncIterator[OpenWeb]:
+    """Opens web tables (net.web.server) on 127.0.0.1, any free port, for the test's relay;
+    all are stopped, their tabs' apps hung up, when the test ends."""
+    tables: list[WebTable] = []
+
+    async def opening(password: str | None = None, forks: Any = None, trusted: str = "",
+                      **limits: Any) -> WebTable:
+        config = WebConfig(0, "127.0.0.1", password=password, limits=WebLimits(**limits),
+                           trusted=addresses.networks(trusted))
+        table = WebTable(config, relay.url, forks)
         await table.start()
         tables.append(table)
         return table

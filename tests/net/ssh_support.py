@@ -167,6 +167,21 @@ def code_on(player: Player) -> str | None:
     return found.group(1) if found else None
 
 
+async def host_with_a_bot(player: Player, form: str = "Host a networked game") -> str:
+    """From the menu: open a room of Schöne Sch#!?e on the table's relay (`form`: a text
+    the host form shows), a bot in seat 2; returns the join code."""
+    await player.wait_for("Host a game", "the menu")
+    player.press("down", "enter")
+    await player.wait_for(form, "the host form")
+    player.press("f5")
+    code = await player.wait_for(lambda: code_on(player), "the join code")
+    player.press("tab")  # the first empty seat's "+ Bot"
+    await player.wait_for(lambda: "+ Bot" in player.reversed_text(), "+ Bot focused")
+    player.press("enter")
+    await player.wait_for("Bot 2", "a bot in seat 2")
+    return str(code)
+
+
 def box_at(player: Player) -> int | None:
     """The column of the menu's title box (None while a redraw has not drawn it yet)."""
     found = player.find("╔")

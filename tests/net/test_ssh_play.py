@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import asyncssh
-from ssh_support import OpenTable, Player, code_on, connect
+from ssh_support import OpenTable, Player, code_on, connect, host_with_a_bot
 from test_net_tui import open_host_lobby, screen_of
 from test_net_tui import until as until_pilot
 
@@ -55,15 +55,7 @@ async def test_two_ssh_players_host_and_join_a_game_with_a_bot_to_the_results(
     ada = await connect(table.port, "ada")
     bob: Player | None = None
     try:
-        await ada.wait_for("Host a game", "the menu")
-        ada.press("down", "enter")
-        await ada.wait_for(relay.url, "the host form naming the table's relay")
-        ada.press("f5")
-        code = await ada.wait_for(lambda: code_on(ada), "the join code")
-        ada.press("tab")  # the first empty seat's "+ Bot"
-        await ada.wait_for(lambda: "+ Bot" in ada.reversed_text(), "+ Bot focused")
-        ada.press("enter")
-        await ada.wait_for("Bot 2", "a bot in seat 2")
+        code = await host_with_a_bot(ada, form=relay.url)  # the form names the table's relay
         bob = await connect(table.port, "bob", command=f"join {code.lower()}")
         await bob.wait_for("Waiting for the host to start", "bob's lobby")
         await ada.wait_for("bob", "bob in the host's lobby")

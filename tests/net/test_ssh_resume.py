@@ -11,7 +11,7 @@ from pathlib import Path
 
 import asyncssh
 import pytest
-from ssh_support import OpenTable, Player, code_on, connect
+from ssh_support import OpenTable, Player, connect, host_with_a_bot
 from test_ssh_play import play_by_taking
 
 import net
@@ -66,15 +66,7 @@ async def host_with_bob(table: SshTable, ada_key: asyncssh.SSHKey,
                         bob_key: asyncssh.SSHKey) -> tuple[Player, Player, str]:
     """Ada hosts Schöne Sch#!?e at the SSH table with a bot and Bob, and starts it."""
     ada = await connect(table.port, "ada", key=ada_key)
-    await ada.wait_for("Host a game", "the menu")
-    ada.press("down", "enter")
-    await ada.wait_for("Host a networked game", "the host form")
-    ada.press("f5")
-    code = await ada.wait_for(lambda: code_on(ada), "the join code")
-    ada.press("tab")  # the first empty seat's "+ Bot"
-    await ada.wait_for(lambda: "+ Bot" in ada.reversed_text(), "+ Bot focused")
-    ada.press("enter")
-    await ada.wait_for("Bot 2", "a bot in seat 2")
+    code = await host_with_a_bot(ada)
     bob = await connect(table.port, "bob", key=bob_key, command=f"join {code}")
     await bob.wait_for("Waiting for the host to start", "bob's lobby")
     await ada.wait_for("bob  connected", "bob in the host's lobby")

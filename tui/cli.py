@@ -9,7 +9,8 @@ import contextlib
 import os
 import sys
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -24,6 +25,8 @@ from net.web.limits import WebLimits
 from net.wire import codes
 
 if TYPE_CHECKING:
+    from textual.screen import Screen
+
     from net.ssh.server import SshConfig
     from net.web.server import WebConfig
     from tui.app import TabletopApp
@@ -347,6 +350,12 @@ def build_parser() -> argparse.ArgumentParser:
     join.add_argument("--name", default=None, help="your name at the table")
     join.add_argument("--bot", choices=BOT_LEVELS, default=None, help="play headless as a bot")
 
+    sub.add_parser(
+        "back", help="go back to the table you have not left (else the menu)",
+        description="Take up the table this player sat at when their app ended without them "
+        "leaving it (a closed browser tab, a dropped SSH connection): a guest joins the room "
+        "again and finds their seat, a host resumes the game. With no such table, the menu.")
+
     serve = sub.add_parser("serve", help="run a standalone relay (headless)")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     serve.add_argument("--port", type=_port, default=DEFAULT_PORT)
@@ -483,6 +492,34 @@ def _play(args: argparse.Namespace) -> None:
                    names=args.name, clock=clock))
 
 
+def way_back() -> Callable[[], Screen[Any]] | None:
+    """The first screen that takes this player back to the table they have not left
+    (tui.comeback): a host's game resumed, a guest's room joined again with their seat's
+    token; None: no such table, the menu is all. A room that is gone or a game that cannot be
+    taken up says so on that screen, over the menu."""
+    from tui import comeback
+
+    seat = comeback.seat()
+    if seat is None:
+        return None
+    if seat.record is not None:
+        from net.host.hosting import HostPlan
+        from tui.screens.host import HostScreen
+
+        plan = HostPlan(None, 0, resume=True, record=Path(seat.record))
+        return lambda: HostScreen(plan, auto=True)
+    from tui.screens.join import JoinScreen
+
+    code, name, server = seat.code or "", seat.name, seat.server
+    return lambda: JoinScreen(code, name, server, auto=True)
+
+
+def _back_app(args: argparse.Namespace) -> None:
+    from tui.app import TabletopApp
+
+    _run(TabletopApp(lang=args.lang, theme=args.theme, opening=way_back()))
+
+
 def _ssh_config(args: argparse.Namespace) -> SshConfig | None:
     """The SSH table `--ssh` asks for, or None without `--ssh`."""
     if args.ssh is None:
@@ -493,7 +530,6 @@ def _ssh_config(args: argparse.Namespace) -> SshConfig | None:
         if given:
             fail(f"{given[0]} needs --ssh PORT")
         return None
-    from pathlib import Path
 
     from net.relay import addresses, tokens
     from net.ssh.access import Access
@@ -659,8 +695,6 @@ def _join_app(args: argparse.Namespace) -> None:
 
 def replay_app(file: str, lang: str | None, theme: str | None) -> TabletopApp:
     """The app showing the record in `file`, or one line saying why it cannot and exit 2."""
-    from pathlib import Path
-
     from net import records
     from tui.app import TabletopApp
     from tui.screens.replay import ReplayScreen
@@ -867,6 +901,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         from tui.help import rules_text
 
         _print(rules_text(args.game, args.lang or "en"))
+    elif command == "back":
+        _back_app(args)
     else:
         from tui.app import TabletopApp
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Static
@@ -21,8 +21,9 @@ from net.host.link import HostLink
 from net.peer.remote import RemoteLink
 from net.table.link import TableLink
 from net.wire import codes
+from tui import comeback
 from tui.i18n import register, tr
-from tui.screens.base import KeySpec
+from tui.screens.base import KeySpec, app_crashed
 from tui.screens.game import GameScreen, LinkMessage
 from tui.screens.net_errors import why
 from tui.screens.reclaim import ask_reclaim
@@ -187,6 +188,13 @@ register(
 )
 
 
+def leaving(app: App[Any]) -> None:
+    """The player leaves their table, unless the app crashed: then the way back stays (the
+    crash's last line tells a host to resume; see tui.comeback)."""
+    if not app_crashed(app):
+        comeback.left()
+
+
 def hosting_warning(code: str) -> str:
     """Why quitting needs a yes from a host: everyone else's game ends too."""
     return tr("net.quit_host", code=codes.display(code))
@@ -258,6 +266,22 @@ class NetGameScreen(GameScreen):
             self._warned = True
             self.notify(line, severity="warning", markup=False, timeout=15)
 
+    def on_mount(self) -> None:
+        """(GameScreen's own on_mount runs too: Textual calls each class's handler.)"""
+        self._remember_hosting()
+
+    def _remember_hosting(self) -> None:
+        """A hosted game's record, once dealt (the host's screen opens before the guests'
+        parts of the seed are in), is where `tabletop-tui back` takes this player if the app
+        is hung up on (tui.comeback)."""
+        if isinstance(self.link, HostLink) and (record := self.link.host.record_path):
+            comeback.hosting(record)
+
+    async def close_link(self) -> None:
+        if not self._link_closed:
+            leaving(self.app)
+        await super().close_link()
+
     def _back_to_lobby(self) -> None:
         """Same room, same seats: the host reopens its lobby, a guest goes back into it. The
         link goes on with the lobby screen, so it is handed over, not closed."""
@@ -273,7 +297,9 @@ class NetGameScreen(GameScreen):
         table, chat and presence) itself, so calling it here would log every event twice."""
         data = message.data
         kind = data.get("type")
-        if kind == "notice":
+        if kind == "start":
+            self._remember_hosting()
+        elif kind == "notice":
             self._log([("note", tr("net.notice", text=data.get("text", "")))], note=True)
         elif kind == "connection":
             state = data.get("state", "")

@@ -313,7 +313,7 @@ def player_env(base: dict[str, str], home: Path, owner: str, name: str, relay_ur
         env["TABLETOP_TUI_ROOMS"] = rooms
     if code is not None:
         env[codes.CODE_ENV] = code
-    if not rated:  # a name (or a browser's cookie) is no identity: this player plays unrated
+    if not rated:  # a name is no identity: this player plays unrated
         env[identity.UNRATED_ENV] = "1"
     # One ladder for everyone who plays here: the table's (our own file, or the database
     # every machine of the table shares).

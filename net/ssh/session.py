@@ -42,7 +42,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("tabletop.sshd")
 
 COMMANDS = ("no command for the menu, `join CODE` to take a seat, `watch CODE` to watch, "
-            "`resume` to take up the game you hosted last")
+            "`resume` to go back to the table you did not leave (the game you host, the seat "
+            "you hold)")
 DEFAULT_TERM = "xterm-256color"
 # The most of a crashed app's traceback the log takes.
 MAX_REPORT = 64 * 1024
@@ -57,7 +58,7 @@ def command_args(command: str) -> list[str]:
     if not words:
         return []
     if words == ["resume"]:
-        return ["host", "--resume"]
+        return ["back"]
     if words[0] in ("join", "watch") and len(words) == 2:
         try:
             code = codes.normalise_join(words[1])

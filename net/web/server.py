@@ -263,15 +263,24 @@ class WebTable:
             return f"this table is full ({counted(self.limits.max_tabs, 'tab')}); try later"
         return None
 
-    async def _play(self, socket: web.WebSocketResponse, request: web.Request,
-                    place: Place) -> None:
+    def tab_env(self, place: Place) -> dict[str, str]:
+        """What a tab's app gets: its browser's own folders (seats, settings, the identity its
+        games are rated under, made there on first start: a browser is a player as an SSH key
+        is) and the table's relay and ladder."""
         home = player_dir(place.owner, self.config.players)
         env = player_env(base_env(), home, place.owner, FALLBACK_NAME, self.relay_url,
-                         rated=False)
+                         rated=True)
+        env[WEB_ENV] = "1"
+        return env
+
+    async def _play(self, socket: web.WebSocketResponse, request: web.Request,
+                    place: Place) -> None:
+        env = self.tab_env(place)
         report = Path(env["TABLETOP_TUI_HOME"]) / f"crash-{secrets.token_hex(8)}.txt"
         env[inside.CRASH_ENV] = str(report)
-        env[WEB_ENV] = "1"
-        app = TabApp(self.forks, [], env, env["TABLETOP_TUI_HOME"], socket)
+        # A tab's app starts where its player sat: a reload or a closed tab is a hang-up,
+        # never a leaving (tui.comeback).
+        app = TabApp(self.forks, ["back"], env, env["TABLETOP_TUI_HOME"], socket)
         limits = self.limits
         tab = Tab(socket, app, limits.max_cols, limits.max_rows, limits.idle_minutes)
         self.tabs[tab] = place

@@ -16,8 +16,9 @@ from net.peer.remote import RemoteLink
 from net.records import store
 from net.relay.server import Relay
 from net.wire import codes
+from tui import comeback
 from tui.app import TabletopApp
-from tui.cli import ended
+from tui.cli import ended, way_back
 from tui.netplay import NetGameScreen
 from tui.screens.host import HostScreen
 from tui.screens.join import JoinScreen
@@ -277,3 +278,23 @@ async def until_true(check: Any, what: str) -> None:
             return
         await asyncio.sleep(0.02)
     raise AssertionError(f"gave up waiting for {what}")
+
+
+async def test_a_seat_is_remembered_until_its_player_leaves_it_by_a_key(relay: Relay) -> None:
+    """`tabletop-tui back` (a reloaded browser tab, an SSH `resume`) goes back to a seat whose
+    app was hung up on; a player who left the table by a key is not taken back to it."""
+    host = NetHost("schoene", 3, relay_url=relay.url, host_name="Hana", keep_record=False)
+    code = await host.open()
+    app = TabletopApp(lang="en", opening=lambda: JoinScreen(code, "Pia", relay.url, auto=True))
+    async with app.run_test(size=(100, 40)) as pilot:
+        lobby = await until(pilot, screen_of(pilot, PeerLobbyScreen), "the lobby")
+        await until(pilot, comeback.seat, "the seat remembered")
+        assert comeback.seat() == comeback.Seat(code=code, name="Pia", server=relay.url)
+        opening = way_back()
+        assert opening is not None
+        again = opening()
+        assert isinstance(again, JoinScreen) and (again.code, again.player) == (code, "Pia")
+        await pilot.press("escape")
+        await until(pilot, lambda: lobby.link.closed.is_set() or lobby._gone, "the leaving")
+    assert comeback.seat() is None and way_back() is None
+    await host.close()

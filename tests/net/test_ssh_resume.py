@@ -102,8 +102,8 @@ async def test_a_game_whose_room_is_open_right_now_is_not_resumed_beside_it(
 
 
 def test_resume_is_a_command_of_the_table() -> None:
-    assert command_args("resume") == ["host", "--resume"]
-    with pytest.raises(ValueError, match="`resume` to take up the game you hosted last"):
+    assert command_args("resume") == ["back"]
+    with pytest.raises(ValueError, match="`resume` to go back to the table you did not leave"):
         command_args("resume now")
 
 
@@ -175,9 +175,8 @@ async def test_a_host_whose_connection_dropped_takes_the_game_up_again_from_past
 
         nameonly = await connect(table.port, "ada", command="resume")
         players.append(nameonly)
-        await nameonly.wait_closed()
-        assert nameonly.status == 2
-        assert "there is no hosted game to resume" in nameonly.raw.decode(errors="replace")
+        await nameonly.wait_for("Past games", "the menu: no table of this name's to go back to")
+        assert f"room {code}" not in nameonly.text()
 
         ada = await connect(table.port, "ada", key=ada_key)
         players.append(ada)
@@ -186,6 +185,13 @@ async def test_a_host_whose_connection_dropped_takes_the_game_up_again_from_past
         await ada.wait_for("unfinished", "the hosted game among the past games")
         ada.press("r")
         await ada.wait_for(at_the_table(code), "ada back at her table")
+
+        # Bob's connection drops too; `resume` takes him back to his seat.
+        await bob.hang_up()
+        await ada.wait_for("is away", "bob away at ada's")
+        bob = await connect(table.port, "bob", key=bob_key, command="resume")
+        players.append(bob)
+        await bob.wait_for(at_the_table(code), "bob back in his seat")
         await play_by_taking([ada, bob])
     finally:
         for player in players:

@@ -14,6 +14,7 @@ import aiohttp
 import pytest
 from web_support import OpenWeb, WebPlayer
 
+from net.players import identity
 from net.web import door
 from net.web.tab import POLICY, UNSUPPORTED
 
@@ -99,6 +100,9 @@ async def test_a_browser_without_its_cookie_opens_no_game_and_each_browser_is_it
         secrets = [c.value for p in (ada, bob) for c in p.http.cookie_jar
                    if c.key == door.IDENTITY_COOKIE]
         assert len(secrets) == 2 and {door.owner_of(s) for s in secrets} == owners
+        for place in table.tabs.values():  # a browser is a player, rated as an SSH key is
+            env = table.tab_env(place)
+            assert identity.UNRATED_ENV not in env and place.owner in env["TABLETOP_TUI_HOME"]
         assert "web tab from 127.0.0.1 (2 live tabs)" in caplog.text
         await ada.close()
         async with asyncio.timeout(10):

@@ -26,9 +26,9 @@ from net.peer.remote import RemoteLink
 from net.table import clocks
 from net.table.link import Message
 from net.wire import codes
-from tui import boards
+from tui import boards, comeback
 from tui.i18n import tr
-from tui.netplay import NetGameScreen, hosting_warning
+from tui.netplay import NetGameScreen, hosting_warning, leaving
 from tui.screens.base import KeySpec, TableScreen, app_crashed
 from tui.screens.game import LinkMessage
 from tui.screens.lobby import BOT_LEVELS, clock_rows
@@ -434,6 +434,7 @@ class HostLobbyScreen(NetLobby):
         self.host.remove_listener(self._listener)
 
     async def close_link(self) -> None:
+        leaving(self.app)
         await self.room.close(app_crashed(self.app))
 
     def harvest(self) -> None:
@@ -613,6 +614,9 @@ class PeerLobbyScreen(NetLobby):
 
     async def prepare(self) -> None:
         self.link.set_listener(lambda data: self.post_message(LinkMessage(data)))
+        link = self.link
+        if link.remember and link.seat is not None:  # a seat to come back to (tui.comeback)
+            comeback.seated(link.code, link.name, link.server)
         self.catch_up()
         self.query_one("#netlobby-chat", EventLog).add(*self.chat_lines)
         if self.link.closed.is_set():  # sent out before this screen listened
@@ -622,6 +626,7 @@ class PeerLobbyScreen(NetLobby):
             self.enter_game()
 
     async def close_link(self) -> None:
+        leaving(self.app)
         await self.link.close()
 
     async def say(self, text: str) -> None:

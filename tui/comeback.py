@@ -1,0 +1,78 @@
+"""Where this player sits, so that an app which ended without their leaving takes them back
+there when it starts again (`tabletop-tui back`): a browser tab reloaded or closed, an SSH
+connection that dropped. Those apps are hung up on (SIGHUP), never asked, so what they were
+doing is still written here; a player who leaves a table by a key (Esc, quit) clears it.
+
+One private file in the data directory, for a guest their room (their seat token comes back
+with it, net.peer.tokens) and for a host the record of the game being hosted (resumed as
+`host --resume` does). An app that crashed while hosting keeps it: its guests wait for the
+resume its last line offers.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from net import home
+
+FILE = "last_table.json"
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A table this player has not left: a guest's room (`code`, under `name`, at `server`)
+    or the record of a game they host (`record`)."""
+
+    code: str | None = None
+    name: str = ""
+    server: str | None = None
+    record: str | None = None
+
+
+def _path() -> Path:
+    return home.data_dir() / FILE
+
+
+def _keep(seat: Seat | None) -> None:
+    """Best effort: a table nobody can take the player back to is only a longer way back."""
+    with contextlib.suppress(OSError):
+        path = _path()
+        if seat is None:
+            path.unlink(missing_ok=True)
+        else:
+            home.write_private(path, json.dumps(asdict(seat)))
+
+
+def seated(code: str, name: str, server: str | None) -> None:
+    """The player took a seat in the room `code` as `name`."""
+    _keep(Seat(code=code, name=name, server=server))
+
+
+def hosting(record: Path) -> None:
+    """The player hosts the game kept in `record`, which is under way."""
+    _keep(Seat(record=str(record)))
+
+
+def left() -> None:
+    """The player left their table themselves."""
+    _keep(None)
+
+
+def seat() -> Seat | None:
+    """The table this player has not left, if any."""
+    try:
+        raw: Any = json.loads(_path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(raw, dict):
+        return None
+    fields = {k: raw.get(k) for k in ("code", "server", "record")}
+    if not all(v is None or isinstance(v, str) for v in fields.values()):
+        return None
+    name = raw.get("name")
+    found = Seat(name=name if isinstance(name, str) else "", **fields)
+    return found if found.code or found.record else None

@@ -214,7 +214,7 @@ class GameBoard(Widget, can_focus=True):
     """
 
     # Smallest width × height (in cells) the board can be drawn in; below that the screen
-    # shows a "make the window larger" message instead.
+    # shows a notice instead (`tui.widgets.room`: "turn your phone" or "make the window larger").
     MIN_SIZE: ClassVar[tuple[int, int]] = (60, 20)
     MOVE_KEYS: ClassVar[tuple[MoveKey, ...]] = ()
     # Board actions a spectator may use too (looking at a summary); every other key binding

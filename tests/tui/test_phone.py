@@ -8,18 +8,21 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
+from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import OptionList
+from textual.widgets import Footer, OptionList, Tabs
 from tui_helpers import MAX_STEPS, settle, wait_for_board
 
 from engines import ENGINE_IDS
 from tui import i18n
-from tui.app import local_app
+from tui.app import TabletopApp, local_app
 from tui.boards import board_class
-from tui.screens.game import GameScreen
+from tui.screens.game import CHROME_HEIGHT, GameScreen
+from tui.screens.lobby import LobbyScreen
 from tui.screens.menu import MENU_ITEMS, MenuScreen
 from tui.screens.replay import ReplayScreen
 from tui.screens.results import ResultsScreen
+from tui.widgets import PlayerArea
 from tui.widgets.room import RoomNotice
 
 PHONE = (45, 30)
@@ -54,7 +57,19 @@ def fully_inside(widget: Widget, width: int) -> bool:
     return region.area > 0 and region.x >= 0 and region.right <= width
 
 
-@pytest.mark.parametrize("game", ENGINE_IDS)
+def fits_a_phone(game: str) -> bool:
+    width, height = board_class(game).least_size()
+    return width <= PHONE[0] and height + CHROME_HEIGHT <= PHONE[1]
+
+
+def test_the_games_a_phone_plays_upright() -> None:
+    """Schöne Sch#!?e is a card, some chips and two choices: it fits. The others need their
+    width (a 2-D board beside a hand, rooms side by side, a trick round the table, four piles
+    in a row): an upright phone is asked to turn."""
+    assert [g for g in ENGINE_IDS if fits_a_phone(g)] == ["schoene"]
+
+
+@pytest.mark.parametrize("game", [g for g in ENGINE_IDS if not fits_a_phone(g)])
 async def test_a_table_too_wide_for_a_phone_says_turn_it_and_comes_back_when_turned(
     game: str,
 ) -> None:
@@ -63,8 +78,7 @@ async def test_a_table_too_wide_for_a_phone_says_turn_it_and_comes_back_when_tur
         board = await wait_for_board(pilot)
         screen = app.screen
         assert isinstance(screen, GameScreen)
-        need = board_class(game).MIN_SIZE[0]
-        assert need > PHONE[0]  # else this board would be played on the phone
+        need = board_class(game).least_size()[0]
         text = notice_text(screen)
         assert "Turn your phone sideways" in text and f"{need} columns" in text
         assert not screen.query_one("#table").display
@@ -90,7 +104,7 @@ async def test_a_table_too_wide_for_a_phone_says_turn_it_and_comes_back_when_tur
 
 
 async def test_the_notice_speaks_german_and_a_low_desktop_window_is_asked_to_grow() -> None:
-    app = local_app("schoene", 1, 2, "random", seed=7, lang="de", bot_delay=0)
+    app = local_app("schoko", 1, 1, "random", seed=7, lang="de", bot_delay=0)
     async with app.run_test(size=PHONE) as pilot:
         await wait_for_board(pilot)
         screen = app.screen
@@ -142,3 +156,114 @@ async def test_a_replay_on_an_upright_phone_turns_no_page_until_the_phone_is_tur
         await pilot.press("right")
         await settle(pilot)
         assert screen.step_no == 1
+
+
+async def test_schoene_is_played_on_an_upright_phone_by_tap_and_by_key() -> None:
+    app = local_app("schoene", 1, 6, "random", seed=7, lang="de", bot_delay=0)
+    async with app.run_test(size=PHONE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        for _ in range(MAX_STEPS):  # a bot may begin
+            board = await wait_for_board(pilot)
+            if board.table.seat in board.table.view["to_act"]:
+                break
+        assert not screen.query_one(RoomNotice).display and board.has_class("-slim")
+        # Every part of the table is on the screen: six opponents, the card, your own seat
+        # and the buttons, none cut at the right edge.
+        parts = [*board.query(PlayerArea), board.query_one("#centre"),
+                 *board.query("ActionButton")]
+        assert len(board.query(PlayerArea)) == 7
+        for part in parts:
+            assert fully_inside(part, PHONE[0]) and part.region.bottom <= PHONE[1] - 1, part
+        # The buttons are targets a thumb can hit, each with a label whole.
+        for button in board.query("ActionButton"):
+            label = str(button.label)
+            assert button.region.width >= max(6, len(label)), (label, button.region)
+        sent = record_moves_sent(screen)
+        await pilot.click("#act-pay")
+        await settle(pilot)
+        assert sent == [{"type": "pay"}]
+        for _ in range(MAX_STEPS):
+            await pilot.pause()
+            if board.table.seat in board.table.view["to_act"] and board.table.legal:
+                break
+        await pilot.press("t")
+        await settle(pilot)
+        assert sent[-1] == {"type": "take"} and len(sent) == 2
+
+
+def nothing_cut(screen: Screen[object], width: int) -> list[str]:
+    """Every widget on show that reaches past the right edge or scrolls sideways. A row made
+    to scroll sideways may: the footer (its first keys are the screen's own, and every key it
+    lists also has a button or works from the keyboard) and a row of tabs (the chosen one
+    scrolls into sight, its neighbour with it, and ←→ walk them)."""
+    cut = []
+    for widget in screen.query("*"):
+        if not widget.display or not widget.region.area:
+            continue
+        if any(isinstance(node, Footer | Tabs) for node in [widget, *widget.ancestors]):
+            continue
+        if widget.region.right > width or widget.allow_horizontal_scroll:
+            cut.append(f"{widget!r} {widget.region}")
+    return cut
+
+
+FORMS = ("menu_play", "menu_host", "menu_join", "menu_settings", "menu_past",
+         "menu_players", "menu_rules", "menu_tables")
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+async def test_every_form_fits_an_upright_phone(lang: str) -> None:
+    app = TabletopApp(lang=lang, bot_delay=0)
+    async with app.run_test(size=PHONE) as pilot:
+        await settle(pilot)
+        assert nothing_cut(app.screen, PHONE[0]) == [], "menu"
+        for opener in FORMS:
+            getattr(app, opener)()
+            await settle(pilot, 6)
+            assert nothing_cut(app.screen, PHONE[0]) == [], opener
+            app.pop_screen()
+            await settle(pilot)
+        for game in ENGINE_IDS:
+            app.push_screen(LobbyScreen(game))
+            await settle(pilot)
+            assert nothing_cut(app.screen, PHONE[0]) == [], game
+            app.pop_screen()
+            await settle(pilot)
+
+
+async def test_the_results_fit_an_upright_phone() -> None:
+    app = TabletopApp(lang="en", bot_delay=0)
+    async with app.run_test(size=PHONE) as pilot:
+        await settle(pilot)
+        scores, names = [90, 64, 122], ["You", "Bot 1", "Bot 2"]
+        runs = [[[6, 7], [9], [11], [14, 15], [21], [27]], [[13], [18, 19], [23, 24, 25, 26],
+                [30, 31, 32]], [[4], [10], [12], [28], [33], [35]]]
+        players = [{"runs": r, "card_points": 0, "chips": 3, "pigs": 0} for r in runs]
+        result = {"scores": scores, "winners": [1], "players": players}
+        app.push_screen(ResultsScreen("schoene", result, names, can_rematch=True))
+        await settle(pilot)
+        assert nothing_cut(app.screen, PHONE[0]) == []
+        # Each row keeps its name, its cards and its score in sight, one under the other.
+        row = app.screen.query(".result-row").first()
+        who, score = row.query_one(".who"), row.query_one(".score")
+        assert who.region.width >= 20 and score.region.y > who.region.y
+        assert "64" in str(score.render())
+
+
+async def test_a_game_is_set_up_and_started_on_an_upright_phone_with_the_keys() -> None:
+    app = TabletopApp(lang="en", bot_delay=0)
+    async with app.run_test(size=PHONE) as pilot:
+        await settle(pilot)
+        await pilot.press("enter", "enter")  # Play a local game: Schöne Sch#!?e
+        await settle(pilot)
+        assert isinstance(app.screen, LobbyScreen)
+        for _ in range(40):  # Tab down the form to its Start button
+            if app.focused is not None and app.focused.id == "start":
+                break
+            await pilot.press("tab")
+        start = app.screen.query_one("#start")
+        assert app.focused is start and fully_inside(start, PHONE[0])
+        await pilot.press("enter")
+        board = await wait_for_board(pilot)
+        assert not app.screen.query_one(RoomNotice).display and board.region.area

@@ -141,8 +141,9 @@ class GameScreen(TableScreen[None]):
     def _fit(self, width: int, height: int) -> None:
         """Drop the log when the window is narrow; show a plain request to enlarge it when
         even the board does not fit (a cramped table is worse than none)."""
-        need_w, need_h = boards.board_class(self.engine_id).MIN_SIZE
-        need = (need_w, need_h + CHROME_HEIGHT)
+        board_class = boards.board_class(self.engine_id)
+        need_w, need_h = board_class.least_size()
+        need = (need_w, need_h + CHROME_HEIGHT)  # the bars above and below the table too
         too_small = room.too_small(need, width, height)
         shown_again = self.has_class("-too-small") and not too_small
         self.set_class(too_small, "-too-small")
@@ -151,7 +152,7 @@ class GameScreen(TableScreen[None]):
             self.set_focus(None)
         elif shown_again and self.board is not None:
             self.board.focus()
-        self.set_class(width < need_w + LOG_WIDTH, "-narrow")
+        self.set_class(width < board_class.MIN_SIZE[0] + LOG_WIDTH, "-narrow")
         self._update_topbar()
         if too_small:
             self.query_one(room.RoomNotice).say(need, width, height)

@@ -126,14 +126,15 @@ class ReplayScreen(TableScreen[None]):
         self._fit(event.size.width, event.size.height)
 
     def _fit(self, width: int, height: int) -> None:
-        need_w, need_h = boards.board_class(self.engine_id).MIN_SIZE
-        need = (need_w, need_h + CHROME_HEIGHT)
+        board_class = boards.board_class(self.engine_id)
+        need_w, need_h = board_class.least_size()
+        need = (need_w, need_h + CHROME_HEIGHT)  # the bars above and below the table too
         too_small = room.too_small(need, width, height)
         if too_small != self.has_class("-too-small"):
             self._stop()  # playback would turn the pages of a table nobody sees
             self.set_class(too_small, "-too-small")
             self.refresh_bindings()
-        self.set_class(width < need_w + SIDE_WIDTH, "-narrow")
+        self.set_class(width < board_class.MIN_SIZE[0] + SIDE_WIDTH, "-narrow")
         if too_small:
             self.query_one(room.RoomNotice).say(need, width, height)
         if self.is_mounted:

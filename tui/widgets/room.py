@@ -1,8 +1,8 @@
 """The notice that stands in for a table the window is too small for, shared by the game and
 the replay screens so every board says it the same way.
 
-A cramped table is worse than none, so below a board's `MIN_SIZE` the screen hides the table
-(it stays mounted underneath: nothing of the game is lost) and shows this instead. A window
+A cramped table is worse than none, so below a board's `least_size()` the screen hides the
+table (it stays mounted underneath: nothing of the game is lost) and shows this instead. A window
 taller than it is wide is most likely a phone held upright (in a browser, through xterm.js),
 where the fix is to turn it, not to drag a corner: the notice says so, with the columns the
 table needs, and goes away by itself on the resize that turning the phone causes.

@@ -23,6 +23,7 @@ from tui.screens.menu import MENU_ITEMS, MenuScreen
 from tui.screens.replay import ReplayScreen
 from tui.screens.results import ResultsScreen
 from tui.widgets import PlayerArea
+from tui.widgets.cardrow import CardRow
 from tui.widgets.room import RoomNotice
 
 PHONE = (45, 30)
@@ -52,6 +53,14 @@ def record_moves_sent(screen: GameScreen) -> list[dict[str, Any]]:
     return sent
 
 
+async def until_sent(pilot: Pilot[None], sent: list[dict[str, Any]], count: int) -> None:
+    """Until `count` moves went out: the screen sends each from a worker of its own."""
+    for _ in range(MAX_STEPS):
+        if len(sent) >= count:
+            return
+        await pilot.pause()
+
+
 def fully_inside(widget: Widget, width: int) -> bool:
     region = widget.region
     return region.area > 0 and region.x >= 0 and region.right <= width
@@ -63,10 +72,11 @@ def fits_a_phone(game: str) -> bool:
 
 
 def test_the_games_a_phone_plays_upright() -> None:
-    """Schöne Sch#!?e is a card, some chips and two choices: it fits. The others need their
-    width (a 2-D board beside a hand, rooms side by side, a trick round the table, four piles
-    in a row): an upright phone is asked to turn."""
-    assert [g for g in ENGINE_IDS if fits_a_phone(g)] == ["schoene"]
+    """Schöne Sch#!?e is a card, some chips and two choices, and Skip-Bo Breakers' rows of
+    tiles shrink to any width: they fit. The others need their width (a 2-D board beside a
+    panel of tiles, rooms of cards full of words, a hand of named cards): an upright phone is
+    asked to turn."""
+    assert [g for g in ENGINE_IDS if fits_a_phone(g)] == ["schoene", "skipbo_breakers"]
 
 
 @pytest.mark.parametrize("game", [g for g in ENGINE_IDS if not fits_a_phone(g)])
@@ -179,17 +189,18 @@ async def test_schoene_is_played_on_an_upright_phone_by_tap_and_by_key() -> None
         for button in board.query("ActionButton"):
             label = str(button.label)
             assert button.region.width >= max(6, len(label)), (label, button.region)
-        sent = record_moves_sent(screen)
+        sent, paid_at = record_moves_sent(screen), board.table.state_no
         await pilot.click("#act-pay")
-        await settle(pilot)
+        await until_sent(pilot, sent, 1)
         assert sent == [{"type": "pay"}]
-        for _ in range(MAX_STEPS):
+        for _ in range(MAX_STEPS):  # round the table to this seat again
             await pilot.pause()
-            if board.table.seat in board.table.view["to_act"] and board.table.legal:
+            table = board.table
+            if table.state_no > paid_at and table.seat in table.view["to_act"] and table.legal:
                 break
         await pilot.press("t")
-        await settle(pilot)
-        assert sent[-1] == {"type": "take"} and len(sent) == 2
+        await until_sent(pilot, sent, 2)
+        assert sent == [{"type": "pay"}, {"type": "take"}]
 
 
 def nothing_cut(screen: Screen[object], width: int) -> list[str]:
@@ -267,3 +278,36 @@ async def test_a_game_is_set_up_and_started_on_an_upright_phone_with_the_keys() 
         await pilot.press("enter")
         board = await wait_for_board(pilot)
         assert not app.screen.query_one(RoomNotice).display and board.region.area
+
+
+async def test_skipbo_breakers_is_played_on_an_upright_phone_by_tap_and_by_key() -> None:
+    app = local_app("skipbo_breakers", 1, 3, "random", seed=7, lang="en", bot_delay=0)
+    async with app.run_test(size=PHONE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        for _ in range(MAX_STEPS):
+            board = await wait_for_board(pilot)
+            if board.table.seat in board.table.view["to_act"] and board.table.legal:
+                break
+        assert not screen.query_one(RoomNotice).display
+        hand = board.query_one("#hand", CardRow)
+        parts = [*board.query(PlayerArea), hand, board.query_one("#trick"),
+                 *board.query("ActionButton")]
+        assert len(board.query(PlayerArea)) == 4
+        for part in parts:
+            assert fully_inside(part, PHONE[0]) and part.region.bottom <= PHONE[1] - 1, part
+        # Every kind of tile in the hand is a target two cells wide or more: a tap on the
+        # first takes one of it into the set being built.
+        columns = [x for x in range(hand.size.width) if hand.index_at(x) == 0]
+        assert len(columns) >= 2 and all(hand.index_at(x) is not None for x in columns)
+        assert board.picker.tiles() == []  # type: ignore[attr-defined]
+        await pilot.click(hand, offset=(columns[0], hand.size.height // 2))
+        await settle(pilot)
+        assert board.picker.tiles() == [board.picker.groups[0][0]]  # type: ignore[attr-defined]
+        # And by the keys: the first play the board offers goes out (or a pass, if none fits).
+        sent = record_moves_sent(screen)
+        await pilot.press("c", "down")
+        move = board.picker.move()  # type: ignore[attr-defined]
+        await pilot.press("enter" if move is not None else "p")
+        await until_sent(pilot, sent, 1)
+        assert sent == [move or {"type": "pass"}]

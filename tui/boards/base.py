@@ -217,10 +217,10 @@ class GameBoard(Widget, can_focus=True):
     # Smallest width × height (in cells) of the board's full layout; the screen puts the log
     # beside it only when there is room for both.
     MIN_SIZE: ClassVar[tuple[int, int]] = (60, 20)
-    # Smallest width × height of the board's slim layout, for a phone held upright (about
-    # 45×30 in a browser), if it has one (the board switches to it by its own width); None:
-    # it has none. Below the smallest size the board has, the screen shows a notice instead
-    # (`tui.widgets.room`: "turn your phone" or "make the window larger").
+    # Smallest width × height at which the board still plays well on a phone held upright
+    # (about 45×30 in a browser), in a slim layout it picks by its own width or in the same one
+    # shrunk; None: it does not. Below the smallest size the board has, the screen shows a
+    # notice instead (`tui.widgets.room`: "turn your phone" or "make the window larger").
     SLIM_SIZE: ClassVar[tuple[int, int] | None] = None
     MOVE_KEYS: ClassVar[tuple[MoveKey, ...]] = ()
     # Board actions a spectator may use too (looking at a summary); every other key binding

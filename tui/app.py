@@ -49,6 +49,9 @@ from tui.screens.overlays import ConfirmScreen
 BOT_DELAY = 0.6
 # Seconds the note to a player without an SSH key stays up.
 KEYLESS_NOTE = 20.0
+# Columns below which screens are `-slim` (see TabletopApp.HORIZONTAL_BREAKPOINTS).
+SLIM_BELOW = 80
+
 
 def default_language() -> str:
     """The saved choice, else German if the environment asks for it, else English."""
@@ -74,6 +77,12 @@ def check_theme(theme: str | None) -> str:
 
 class TabletopApp(App[None]):
     CSS_PATH = STYLESHEET
+    # Every screen narrower than the 80 columns it was laid out for (a phone held upright in a
+    # browser has about 45) has the class `-slim`, and the stylesheets stack there what stands
+    # side by side at 80 (Textual sets the class on every resize).
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [
+        (0, "-slim"), (SLIM_BELOW, "-full")
+    ]
     TITLE = "tabletop-tui"
     ENABLE_COMMAND_PALETTE = False
     APP_KEYS: ClassVar[tuple[tuple[str, str, str, str | None], ...]] = (

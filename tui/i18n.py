@@ -144,11 +144,6 @@ register(
             "game.over": "Game over",
             "game.turn_of": "{name}'s turn",
             "game.your_turn": "Your turn",
-            "game.too_small": (
-                "Please make the window larger.\n\n"
-                "This table needs at least {need_w}×{need_h} characters; "
-                "the window has {w}×{h}."
-            ),
             "game.log": "What happened",
             "game.started": "A new game starts.",
             "game.chat": "{name}: {text}",
@@ -272,11 +267,6 @@ register(
             "game.over": "Spielende",
             "game.turn_of": "{name} ist dran",
             "game.your_turn": "Du bist dran",
-            "game.too_small": (
-                "Bitte das Fenster vergrößern.\n\n"
-                "Dieser Tisch braucht mindestens {need_w}×{need_h} Zeichen; "
-                "das Fenster hat {w}×{h}."
-            ),
             "game.log": "Was geschah",
             "game.started": "Ein neues Spiel beginnt.",
             "game.chat": "{name}: {text}",

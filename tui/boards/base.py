@@ -3,7 +3,8 @@ into moves. The game screen owns the link, the log and the hot-seat handoff; a b
 draws and chooses, so a new game is one module in tui/boards/ and nothing else in the TUI.
 
 How a board plugs in (see tui/boards/__init__.py for the registry):
-- subclass `GameBoard`, set `MIN_SIZE`, `MOVE_KEYS` (and `SCORE_LABEL`);
+- subclass `GameBoard`, set `MIN_SIZE`, `MOVE_KEYS` (and `SCORE_LABEL`, and `SLIM_SIZE` if
+  the table can be played on a phone held upright);
 - `compose()` builds the widgets for `self.table` (the seat and player count never change
   for one board: the screen makes a new board when the seat on show changes);
 - `draw(table)` updates those widgets in place; it runs on mount and after every message;
@@ -213,9 +214,14 @@ class GameBoard(Widget, can_focus=True):
     GameBoard:focus { background-tint: $foreground 0%; }
     """
 
-    # Smallest width × height (in cells) the board can be drawn in; below that the screen
-    # shows a "make the window larger" message instead.
+    # Smallest width × height (in cells) of the board's full layout; the screen puts the log
+    # beside it only when there is room for both.
     MIN_SIZE: ClassVar[tuple[int, int]] = (60, 20)
+    # Smallest width × height at which the board still plays well on a phone held upright
+    # (about 45×30 in a browser), in a slim layout it picks by its own width or in the same one
+    # shrunk; None: it does not. Below the smallest size the board has, the screen shows a
+    # notice instead (`tui.widgets.room`: "turn your phone" or "make the window larger").
+    SLIM_SIZE: ClassVar[tuple[int, int] | None] = None
     MOVE_KEYS: ClassVar[tuple[MoveKey, ...]] = ()
     # Board actions a spectator may use too (looking at a summary); every other key binding
     # and the action buttons are for players only.
@@ -245,6 +251,11 @@ class GameBoard(Widget, can_focus=True):
             super().__init__()
             self.text = text
             self.move = move  # the move a hint names, which the board then shows
+
+    @classmethod
+    def least_size(cls) -> tuple[int, int]:
+        """The smallest width × height the board can be drawn in at all."""
+        return cls.SLIM_SIZE or cls.MIN_SIZE
 
     def __init__(self, table: Table, *, id: str | None = None, classes: str = "") -> None:
         super().__init__(id=id, classes=classes)

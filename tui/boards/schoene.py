@@ -21,8 +21,9 @@ from tui.widgets.cards import TALL_LINES
 from tui.widgets.scale import CardSize, largest_fitting, rescale
 
 PIG = "(oo)"
-# Opponents' boxes side by side before the grid starts another row.
+# Opponents' boxes side by side before the grid starts another row; fewer on a slim table.
 COLUMNS = 3
+SLIM_COLUMNS = 2
 # Columns the words beside the centre card need (the longest sentence wraps below that).
 INFO_WIDTH = 40
 
@@ -93,9 +94,13 @@ class Board(GameBoard):
     Board #deck { color: $text-muted; }
     Board #pigs-on { color: $pig; }
     Board #pig-legend { color: $text-muted; }
+    Board #deck-card.-empty, Board.-slim #deck-card { display: none; }
+    Board #pig-legend.-off, Board.-slim #pig-legend { display: none; }
+    Board.-slim #centre { margin-right: 2; }
     """
 
     MIN_SIZE: ClassVar[tuple[int, int]] = (60, 21)
+    SLIM_SIZE: ClassVar[tuple[int, int] | None] = (45, 21)  # see `on_resize`
     MOVE_KEYS: ClassVar[tuple[MoveKey, ...]] = (
         MoveKey("t", "take", "schoene.key.take"),
         MoveKey("space,p", "pay", "schoene.key.pay", "space"),
@@ -106,8 +111,7 @@ class Board(GameBoard):
         table = self.table
         others = table.seats_from_me()
         self.seats = [Seat(table, seat) for seat in others]
-        with Grid(id="others") as grid:
-            grid.styles.grid_size_columns = max(1, min(3, len(others)))
+        with Grid(id="others"):  # its columns follow the width (`on_resize`)
             yield from self.seats
         with Horizontal(id="middle"):
             yield Card("", face_down=True, id="deck-card")
@@ -130,7 +134,15 @@ class Board(GameBoard):
     def on_resize(self) -> None:
         """The largest step (cards, centre card, chips) at which the whole table still fits."""
         width, height = self.size
-        rows = -(-len(self.table.seats_from_me()) // COLUMNS)
+        # Narrower than the full layout (a phone held upright): two opponents to a row, no
+        # face-down deck card beside the centre (its count is in the words) and no (oo) legend
+        # (the rules, F1, say it), so the words beside the centre card fit.
+        slim = self.outer_size.width < self.MIN_SIZE[0]
+        self.set_class(slim, "-slim")
+        others = len(self.table.seats_from_me())
+        columns = SLIM_COLUMNS if slim else COLUMNS
+        self.query_one("#others", Grid).styles.grid_size_columns = max(1, min(columns, others))
+        rows = -(-others // columns)
         mine = self.table.seat is not None
 
         def fits(size: CardSize) -> bool:
@@ -156,14 +168,15 @@ class Board(GameBoard):
         self.query_one("#on-card", ChipPile).show(
             on_card, tr(count_key("schoene.on_card", on_card))
         )
-        self.query_one("#pig-legend", Static).display = bool(view.get("lucky_pig"))
+        self.query_one("#pig-legend", Static).set_class(not view.get("lucky_pig"), "-off")
         pigs_on = self.query_one("#pigs-on", Static)
         pigs_on.display = bool(view["centre_pigs"])
         names = seat_names(table.names, view["centre_pigs"])
         pigs_on.update(Content(f"{PIG} {tr('schoene.pigs_on', names=names)}"))
         deck_left = view["deck_left"]
-        self.query_one("#deck-card", Card).display = deck_left > 0
-        self.query_one("#deck-card", Card).show(str(deck_left), face_down=True)
+        deck_card = self.query_one("#deck-card", Card)
+        deck_card.set_class(deck_left == 0, "-empty")
+        deck_card.show(str(deck_left), face_down=True)
         self.query_one("#deck", Static).update(
             tr(count_key("schoene.deck_left", deck_left), count=deck_left)
         )

@@ -31,7 +31,7 @@ from tui.screens.chat_log import Entry
 from tui.screens.handoff import HandoffScreen
 from tui.screens.overlays import LogOverlay
 from tui.screens.results import ResultsScreen
-from tui.widgets import EventLog
+from tui.widgets import EventLog, room
 from tui.widgets.clocks import SeatClocks, setting_words, span
 from tui.widgets.topline import fit_parts
 
@@ -105,7 +105,7 @@ class GameScreen(TableScreen[None]):
             with Vertical(id="side"):
                 yield Static(tr("game.log"), classes="side-title")
                 yield EventLog(id="log", lines=[self._entry_text(e) for e in self.entries])
-        yield Static(id="too-small")
+        yield room.RoomNotice(id="too-small")
         yield Footer(compact=True)
 
     @property
@@ -141,9 +141,10 @@ class GameScreen(TableScreen[None]):
     def _fit(self, width: int, height: int) -> None:
         """Drop the log when the window is narrow; show a plain request to enlarge it when
         even the board does not fit (a cramped table is worse than none)."""
-        need_w, need_h = boards.board_class(self.engine_id).MIN_SIZE
-        need_h += CHROME_HEIGHT
-        too_small = width < need_w or height < need_h
+        board_class = boards.board_class(self.engine_id)
+        need_w, need_h = board_class.least_size()
+        need = (need_w, need_h + CHROME_HEIGHT)  # the bars above and below the table too
+        too_small = room.too_small(need, width, height)
         shown_again = self.has_class("-too-small") and not too_small
         self.set_class(too_small, "-too-small")
         if too_small:
@@ -151,12 +152,10 @@ class GameScreen(TableScreen[None]):
             self.set_focus(None)
         elif shown_again and self.board is not None:
             self.board.focus()
-        self.set_class(width < need_w + LOG_WIDTH, "-narrow")
+        self.set_class(width < board_class.MIN_SIZE[0] + LOG_WIDTH, "-narrow")
         self._update_topbar()
         if too_small:
-            self.query_one("#too-small", Static).update(
-                tr("game.too_small", need_w=need_w, need_h=need_h, w=width, h=height)
-            )
+            self.query_one(room.RoomNotice).say(need, width, height)
 
     def _update_topbar(self) -> None:
         """One row that fits: the game's name, then who is "you", go first when it is short

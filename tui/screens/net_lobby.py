@@ -67,6 +67,10 @@ NetLobby #netlobby-error { color: $error; text-style: bold; height: auto; }
 NetLobby #netlobby-clock { height: auto; color: $text-muted; }
 NetLobby .clock-select { width: 60; max-width: 100%; }
 NetLobby .clock-note { height: auto; color: $text-muted; }
+NetLobby.-slim #netlobby-box { padding: 0 1; }
+NetLobby.-slim .netlobby-heading { height: auto; }
+NetLobby.-slim .netlobby-label { width: 1fr; height: auto; min-height: 3; }
+NetLobby.-slim .netlobby-row Switch { margin-left: 0; }
 """
 
 

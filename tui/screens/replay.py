@@ -28,7 +28,7 @@ from tui.screens.base import KeySpec, TableScreen
 from tui.screens.game import TOPBAR_PADDING
 from tui.screens.overlays import LogOverlay
 from tui.screens.stats import stats_overlay
-from tui.widgets import EventLog
+from tui.widgets import EventLog, room
 from tui.widgets.actions import ActionBar
 from tui.widgets.summary import never_offer
 from tui.widgets.topline import fit_parts
@@ -38,6 +38,8 @@ SPEEDS = (2.0, 1.0, 0.5, 0.25)
 DEFAULT_SPEED = 1
 # Columns the log and scores need beside the board; narrower windows drop them (F6 shows it).
 SIDE_WIDTH = 32
+# The keys that change what the table shows; they rest while it is hidden for want of room.
+TABLE_ACTIONS = frozenset({"step", "jump", "round", "play", "viewer", "all_open"})
 CHROME_HEIGHT = 2
 
 
@@ -105,7 +107,7 @@ class ReplayScreen(TableScreen[None]):
                 yield Static(tr("game.log"), classes="side-title")
                 yield EventLog(id="log")
                 yield Static(id="scores")
-        yield Static(id="too-small")
+        yield room.RoomNotice(id="too-small")
         yield Footer(compact=True)
 
     async def on_mount(self) -> None:
@@ -124,17 +126,24 @@ class ReplayScreen(TableScreen[None]):
         self._fit(event.size.width, event.size.height)
 
     def _fit(self, width: int, height: int) -> None:
-        need_w, need_h = boards.board_class(self.engine_id).MIN_SIZE
-        too_small = width < need_w or height < need_h + CHROME_HEIGHT
-        self.set_class(too_small, "-too-small")
-        self.set_class(width < need_w + SIDE_WIDTH, "-narrow")
+        board_class = boards.board_class(self.engine_id)
+        need_w, need_h = board_class.least_size()
+        need = (need_w, need_h + CHROME_HEIGHT)  # the bars above and below the table too
+        too_small = room.too_small(need, width, height)
+        if too_small != self.has_class("-too-small"):
+            self._stop()  # playback would turn the pages of a table nobody sees
+            self.set_class(too_small, "-too-small")
+            self.refresh_bindings()
+        self.set_class(width < board_class.MIN_SIZE[0] + SIDE_WIDTH, "-narrow")
         if too_small:
-            self.query_one("#too-small", Static).update(
-                tr("game.too_small", need_w=need_w, need_h=need_h + CHROME_HEIGHT,
-                   w=width, h=height)
-            )
+            self.query_one(room.RoomNotice).say(need, width, height)
         if self.is_mounted:
             self._update_topbar()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """While the table is hidden the keys that move or turn it do nothing (and leave the
+        footer): the notice would hide what they did."""
+        return not (self.has_class("-too-small") and action in TABLE_ACTIONS)
 
     # -- what is on show ---------------------------------------------------------------------
     @property

@@ -107,6 +107,11 @@ class OpenTablesScreen(TableScreen[None]):
     OpenTablesScreen #tables-head { height: 1; color: $primary; text-style: bold;
                                     margin: 1 0 0 1; }
     OpenTablesScreen #tables-list { height: 1fr; padding: 0; }
+    OpenTablesScreen.-slim .tables-row {
+        layout: grid; grid-size: 2; grid-columns: auto 1fr; grid-rows: 3;
+    }
+    OpenTablesScreen.-slim #tables-filter { column-span: 2; width: 1fr; }
+    OpenTablesScreen.-slim #tables-server { width: 1fr; }
     """
     KEYS: ClassVar[tuple[KeySpec, ...]] = (
         ("enter", "join", "tables.key.join", True),  # the list takes Enter first; this labels it

@@ -28,11 +28,15 @@ class ActionButton(Button, can_focus=False):
 
 
 class ActionBar(Horizontal):
-    """A row of one-line buttons; `Chosen(name)` when one is clicked."""
+    """A row of one-line buttons; `Chosen(name)` when one is clicked. On a slim screen (below
+    80 columns, `tui.app`) the buttons lose their padding and keep a cell between them, so
+    three fit a phone held upright; never narrower than a thumb's target."""
 
+    SCOPED_CSS = False  # the slim rule starts at the screen, above the bar
     DEFAULT_CSS = """
     ActionBar { height: 1; width: 1fr; align: center middle; margin-top: 1; }
     ActionBar > ActionButton { margin: 0 1; min-width: 12; padding: 0 2; }
+    .-slim ActionBar > ActionButton { margin: 0 0 0 1; min-width: 8; padding: 0; }
     """
 
     class Chosen(Message):

@@ -63,6 +63,9 @@ class Board(GameBoard):
     """
 
     MIN_SIZE: ClassVar[tuple[int, int]] = (64, 21)
+    # Its rows of tiles shrink to any width (`CardRow`) and a hand has at most fifteen kinds
+    # of tile, two cells each even then: the same table plays on a phone held upright.
+    SLIM_SIZE: ClassVar[tuple[int, int] | None] = (45, 21)
     VIEW_ACTIONS: ClassVar[frozenset[str]] = frozenset({"summary"})
     SCORE_LABEL: ClassVar[str] = "sbb.score"
     MOVE_KEYS: ClassVar[tuple[MoveKey, ...]] = (

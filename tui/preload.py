@@ -17,20 +17,25 @@ import pkgutil
 import tempfile
 from typing import Any
 
+from rich.console import RenderableType
 from textual.app import App
 from textual.css.model import RuleSet
 from textual.css.stylesheet import Stylesheet
+from textual.screen import Screen
 from textual.worker import WorkerFailed
 
 import engines
 import themes
 import tui
-from net.ssh.forkserver import out_of_memory
+from net.ssh.forkserver import out_of_memory, started
 from themes import THEME_NAMES
 from tui.app import TabletopApp
 from tui.cli import main
 
-__all__ = ["end_out_of_memory", "main", "share_css_parses", "warm"]
+__all__ = ["SAYS_STARTED", "end_out_of_memory", "main", "say_started", "share_css_parses", "warm"]
+
+# A session tells the fork server when its first screen is on the terminal (see say_started).
+SAYS_STARTED = True
 
 # Modules an app imports only once it runs on a terminal, which warming does not have.
 TERMINAL_MODULES = ("textual.drivers.linux_driver",)
@@ -48,6 +53,7 @@ def warm() -> None:
         engines.get_engine(engine_id)
     share_css_parses()
     end_out_of_memory()
+    say_started()
     _paint_menu()
 
 
@@ -73,6 +79,21 @@ def _shared_parse(sheet: Stylesheet, css: str, read_from: Any, is_default_rules:
     if rules is None:
         rules = _parsed[key] = _parse(sheet, css, read_from, is_default_rules, tie_breaker, scope)
     return rules
+
+
+def say_started() -> None:
+    """An app has started once it has drawn its first screen on its terminal: then the fork
+    server forks the next session waiting (net.ssh.forkserver starts sessions in turn)."""
+    App._display = _display  # type: ignore[method-assign]
+
+
+_textual_display = App._display
+
+
+def _display(app: App[Any], screen: Screen[Any], renderable: RenderableType | None) -> None:
+    _textual_display(app, screen, renderable)
+    if renderable is not None and not app.is_headless:
+        started()
 
 
 def end_out_of_memory() -> None:

@@ -5,12 +5,13 @@ stand-in apps (tests/net/startling.py, forkling.py) and the real one."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -69,14 +70,12 @@ class ForkServer:
 
     def no_answer(self) -> None:
         with pytest.raises(TimeoutError):
-            print("unexpected:", self.answer(SILENCE))
+            pytest.fail(f"the fork server answered {self.answer(SILENCE)}")
 
     def close(self) -> None:
         for pid in self.pids:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
         self.sock.close()
         self.proc.wait(ANSWER)
         for fd in self.terminals:
@@ -84,7 +83,7 @@ class ForkServer:
 
 
 @pytest.fixture
-def fork_server() -> Iterator[type[ForkServer]]:
+def fork_server() -> Iterator[Callable[[str, int], ForkServer]]:
     servers: list[ForkServer] = []
 
     def starting(app: str, starts: int) -> ForkServer:
@@ -92,7 +91,7 @@ def fork_server() -> Iterator[type[ForkServer]]:
         servers.append(server)
         return server
 
-    yield starting  # type: ignore[misc]
+    yield starting
     for server in servers:
         server.close()
 
@@ -107,7 +106,7 @@ def read_until(fd: int, text: bytes) -> bytes:
     return seen
 
 
-def test_sessions_start_in_turn_oldest_first(fork_server: type[ForkServer]) -> None:
+def test_sessions_start_in_turn_oldest_first(fork_server: Callable[[str, int], ForkServer]) -> None:
     server = fork_server("startling", 1)
     ada = server.ask()
     assert "pid" in server.answer()
@@ -124,7 +123,7 @@ def test_sessions_start_in_turn_oldest_first(fork_server: type[ForkServer]) -> N
     read_until(cy, b"startling pid=")
 
 
-def test_an_error_is_answered_in_turn(fork_server: type[ForkServer]) -> None:
+def test_an_error_is_answered_in_turn(fork_server: Callable[[str, int], ForkServer]) -> None:
     server = fork_server("startling", 1)
     ada = server.ask()
     assert "pid" in server.answer()
@@ -137,7 +136,7 @@ def test_an_error_is_answered_in_turn(fork_server: type[ForkServer]) -> None:
 
 
 def test_a_child_that_never_says_it_started_holds_its_turn_only_for_a_while(
-    fork_server: type[ForkServer],
+    fork_server: Callable[[str, int], ForkServer],
 ) -> None:
     server = fork_server("startling", 1)
     server.ask()
@@ -148,7 +147,7 @@ def test_a_child_that_never_says_it_started_holds_its_turn_only_for_a_while(
 
 
 def test_an_app_that_does_not_say_has_started_once_forked(
-    fork_server: type[ForkServer],
+    fork_server: Callable[[str, int], ForkServer],
 ) -> None:
     server = fork_server("forkling", 1)
     first = server.ask()

@@ -14,7 +14,9 @@ at once then see their menus one after another, the first within a start's time,
 all of them at the end of twenty starts sharing the cores. A child has started once its app says
 so (an app module with `SAYS_STARTED = True` calls `started()` when its first screen is on the
 terminal; any other app has started once forked), once it has ended, or after START_PATIENCE
-seconds whatever it does.
+seconds whatever it does. A child that says it has started runs SETTLED_NICE lower from then
+on, so the starts of the sessions after it go before the rest of its own (its first screen is
+half of a start's work).
 
 The table talks to it over a Unix SEQPACKET socket (FD), one JSON message a packet:
   * `{"ready": PID}` once warm;
@@ -29,8 +31,8 @@ A child is a session as `python -m tui.cli` on the terminal was: session leader 
 controlling terminal and stdin/stdout/stderr, the session's environment and directory, fresh
 signal dispositions and stdio, its own `random` state (the `random` module reseeds itself after
 `os.fork`), Python's own handling of the end (exit code, traceback, threads joined), and below
-the table: `nice`, an address-space cap (RLIMIT_AS; a MemoryError then ends only this
-session, with a line on its terminal) and no core dumps.
+the table: `nice` (and SETTLED_NICE more once started), an address-space cap (RLIMIT_AS; a
+MemoryError then ends only this session, with a line on its terminal) and no core dumps.
 """
 
 from __future__ import annotations
@@ -64,6 +66,9 @@ OOM_SCORE_ADJ = 500
 START_PATIENCE = 2.0
 # A child's end of the pipe it closes to say it has started (see `started`).
 START_FD = 3
+# How much lower a session runs once it has started (nice): a start goes before what the
+# sessions already started do (half of a start's work comes after its first screen).
+SETTLED_NICE = 3
 
 # Put the player's terminal back as it was if the app could not (killed, out of memory): leave
 # the alternate screen, stop mouse and focus reports, the kitty keyboard mode and bracketed
@@ -213,11 +218,14 @@ _start_fd = -1  # in a child still starting: the start pipe's end it closes when
 
 def started() -> None:
     """Say that this session's app has started (its first screen is out): the next session
-    waiting is forked. Once; later calls, and calls outside a child, do nothing."""
+    waiting is forked, and this one runs SETTLED_NICE lower from now on. Once; later calls, and
+    calls outside a child, do nothing."""
     global _start_fd
     if _start_fd >= 0:
         fd, _start_fd = _start_fd, -1
         os.close(fd)
+        if SETTLED_NICE:
+            os.nice(SETTLED_NICE)
 
 
 def become_session(job: Job) -> None:

@@ -82,8 +82,11 @@ class ForkServer:
             os.close(fd)
 
 
+StartForkServer = Callable[[str, int], ForkServer]
+
+
 @pytest.fixture
-def fork_server() -> Iterator[Callable[[str, int], ForkServer]]:
+def fork_server() -> Iterator[StartForkServer]:
     servers: list[ForkServer] = []
 
     def starting(app: str, starts: int) -> ForkServer:
@@ -106,7 +109,7 @@ def read_until(fd: int, text: bytes) -> bytes:
     return seen
 
 
-def test_sessions_start_in_turn_oldest_first(fork_server: Callable[[str, int], ForkServer]) -> None:
+def test_sessions_start_in_turn_oldest_first(fork_server: StartForkServer) -> None:
     server = fork_server("startling", 1)
     ada = server.ask()
     assert "pid" in server.answer()
@@ -123,7 +126,19 @@ def test_sessions_start_in_turn_oldest_first(fork_server: Callable[[str, int], F
     read_until(cy, b"startling pid=")
 
 
-def test_an_error_is_answered_in_turn(fork_server: Callable[[str, int], ForkServer]) -> None:
+def test_a_session_runs_lower_once_it_has_started(fork_server: StartForkServer) -> None:
+    server = fork_server("startling", 1)
+    ada = server.ask()
+    pid = int(server.answer()["pid"])  # type: ignore[call-overload]
+    read_until(ada, b"startling pid=")
+    ours = os.getpriority(os.PRIO_PROCESS, 0)
+    assert os.getpriority(os.PRIO_PROCESS, pid) == ours  # the fork server's, asked for nice 0
+    os.write(ada, b"started\n")
+    read_until(ada, b"startling: started")
+    assert os.getpriority(os.PRIO_PROCESS, pid) == ours + forkserver.SETTLED_NICE
+
+
+def test_an_error_is_answered_in_turn(fork_server: StartForkServer) -> None:
     server = fork_server("startling", 1)
     ada = server.ask()
     assert "pid" in server.answer()
@@ -136,7 +151,7 @@ def test_an_error_is_answered_in_turn(fork_server: Callable[[str, int], ForkServ
 
 
 def test_a_child_that_never_says_it_started_holds_its_turn_only_for_a_while(
-    fork_server: Callable[[str, int], ForkServer],
+    fork_server: StartForkServer,
 ) -> None:
     server = fork_server("startling", 1)
     server.ask()
@@ -147,7 +162,7 @@ def test_a_child_that_never_says_it_started_holds_its_turn_only_for_a_while(
 
 
 def test_an_app_that_does_not_say_has_started_once_forked(
-    fork_server: Callable[[str, int], ForkServer],
+    fork_server: StartForkServer,
 ) -> None:
     server = fork_server("forkling", 1)
     first = server.ask()

@@ -116,10 +116,13 @@ class TabletopApp(App[None]):
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return dict(TABLE_DEFAULTS)
 
+    def get_default_screen(self) -> Screen[Any]:
+        return MenuScreen()
+
     def on_mount(self) -> None:
         # Finished games not counted yet (a crash, a headless guest) join the ladder.
-        self.run_worker(asyncio.to_thread(ladder.catch_up_here), group="ladder")
-        self.push_screen(MenuScreen())
+        if ladder.has_records():
+            self.run_worker(asyncio.to_thread(ladder.catch_up_here), group="ladder")
         if self.start is not None:
             self.start_local(self.start)
         if self.opening is not None:

@@ -27,6 +27,7 @@ from textual.worker import WorkerFailed
 import engines
 import themes
 import tui
+from net.ssh import inside
 from net.ssh.forkserver import out_of_memory, started
 from themes import THEME_NAMES
 from tui.app import TabletopApp
@@ -125,19 +126,24 @@ def caused_by_memory(error: BaseException | None) -> bool:
 
 
 def _paint_menu() -> None:
-    """The main menu, without a terminal, in every theme; in a scratch data directory."""
+    """The main menu as a session shows it, without a terminal, in every theme; in a scratch
+    data directory. As a keyless player's: with its note (a toast), and with what every screen
+    of a session has (tooltips and notifications, which a test run leaves out), so that their
+    code and stylesheets are warm too."""
 
     async def paint() -> None:
         app = TabletopApp(lang="en")
-        async with app.run_test(size=WARM_SIZE) as pilot:
+        async with app.run_test(size=WARM_SIZE, tooltips=True, notifications=True) as pilot:
             for theme in THEME_NAMES:
                 app.theme = theme
                 await pilot.pause()
 
-    saved = {name: os.environ.get(name) for name in ("TABLETOP_TUI_HOME", "TABLETOP_TUI_CONFIG")}
+    saved = {name: os.environ.get(name)
+             for name in ("TABLETOP_TUI_HOME", "TABLETOP_TUI_CONFIG", inside.KEYLESS_ENV)}
     with tempfile.TemporaryDirectory(prefix="tabletop-warm-") as scratch:
         os.environ["TABLETOP_TUI_HOME"] = os.path.join(scratch, "data")
         os.environ["TABLETOP_TUI_CONFIG"] = os.path.join(scratch, "config")
+        os.environ[inside.KEYLESS_ENV] = "1"
         try:
             asyncio.run(paint())
             asyncio.set_event_loop_policy(None)  # as a fresh process has it: none set yet

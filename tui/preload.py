@@ -2,10 +2,10 @@
 fork server, then `main(argv)` (the command line's) in each session's forked child.
 
 Whatever `warm()` imports or builds is done once and shared by every session copy-on-write:
-every module of the app and the games, and the main menu painted once without a terminal in
-every theme, which fills Textual's and Rich's caches and (through `share_css_parses`) the
-parsed stylesheets, the largest part of an app's start. It leaves no thread running and no
-file open (a forked child would have neither).
+every module of the app and the games, the command line's parser, and the main menu painted
+once without a terminal in every theme, which fills Textual's and Rich's caches and (through
+`share_css_parses`) the parsed stylesheets, the largest part of an app's start. It leaves no
+thread running and no file open (a forked child would have neither).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from net.ssh import inside
 from net.ssh.forkserver import out_of_memory, started
 from themes import THEME_NAMES
 from tui.app import TabletopApp
-from tui.cli import main
+from tui.cli import build_parser, main
 
 __all__ = ["SAYS_STARTED", "end_out_of_memory", "main", "say_started", "share_css_parses", "warm"]
 
@@ -44,7 +44,8 @@ WARM_SIZE = (100, 30)
 
 
 def warm() -> None:
-    """Import every module of the app, the games and the themes; paint the menu once."""
+    """Import every module of the app, the games and the themes; build the command line's
+    parser; paint the menu once."""
     for package in (tui, engines, themes):
         for module in pkgutil.walk_packages(package.__path__, f"{package.__name__}."):
             importlib.import_module(module.name)
@@ -52,6 +53,7 @@ def warm() -> None:
         importlib.import_module(name)
     for engine_id in engines.ENGINE_IDS:
         engines.get_engine(engine_id)
+    build_parser()
     share_css_parses()
     end_out_of_memory()
     say_started()

@@ -15,7 +15,7 @@ from textual.widgets._toast import Toast
 
 from net.ssh import inside
 from themes import THEME_NAMES
-from tui import preload
+from tui import cli, preload
 from tui.app import TabletopApp
 
 
@@ -130,3 +130,14 @@ def test_after_warming_a_keyless_session_parses_no_stylesheet(
 
     asyncio.run(session())
     assert parsed == []
+
+
+def test_the_command_line_parser_is_built_once_and_parsing_leaves_it_as_it_was() -> None:
+    """The fork server builds it for every session (a session's app parses its own line)."""
+    parser = cli.build_parser()
+    assert cli.build_parser() is parser
+    first = parser.parse_args(["play", "schoene", "--bots", "2"])
+    assert parser.parse_args(["--lang", "de"]).command is None
+    with pytest.raises(SystemExit):
+        parser.parse_args(["play", "no_such_game"])
+    assert parser.parse_args(["play", "schoene", "--bots", "2"]) == first

@@ -127,8 +127,9 @@ class TabletopApp(App[None]):
             self.start_local(self.start)
         if self.opening is not None:
             self.push_screen(self.opening())
-        if inside.keyless():
-            self.notify(tr("ssh.keyless"), severity="warning", timeout=KEYLESS_NOTE)
+        if inside.keyless():  # once the first screen is out (it ends an SSH session's start)
+            self.call_after_refresh(self.notify, tr("ssh.keyless"), severity="warning",
+                                    timeout=KEYLESS_NOTE)
 
     # -- crashes -----------------------------------------------------------------------------
     def _handle_exception(self, error: Exception) -> None:

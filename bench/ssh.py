@@ -4,7 +4,8 @@ A relay and the SSH server run in this process, as `tabletop-tui serve --ssh` ru
 players are asyncssh clients feeding a terminal emulator (pyte, from the test extra). Printed:
   * connect to painted menu: from opening the TCP connection to the whole main menu on the
     player's screen (key exchange, login, the child's start and first paint), one player at a
-    time, then a burst of players connecting at once (median and slowest);
+    time, then a burst of players connecting at once (median and slowest; the burst's players
+    in a process of their own, as they would be on machines of their own);
   * memory per session: each child app's resident (RSS), proportional (PSS: shared pages split
     among the processes sharing them, from /proc/PID/smaps_rollup) and private (USS) memory
     once all sessions sit idle in the menu, what the server process itself grew by per session,
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import statistics
 import sys
@@ -150,6 +152,7 @@ async def run(sessions: int, burst: int, starts: int) -> None:
                                     starts=starts)
     port = table.port
     conns: list[asyncssh.SSHClientConnection] = []
+    players: asyncio.subprocess.Process | None = None
     try:
         warm, conn, _ = await session(port, "warmup")  # the first also fills the OS caches
         conn.close()
@@ -160,11 +163,14 @@ async def run(sessions: int, burst: int, starts: int) -> None:
             seconds, conn, _ = await session(port, f"player{i}")
             times.append(seconds)
             conns.append(conn)
-        started, cpu_before = time.perf_counter(), time.process_time()
-        burst_results = await asyncio.gather(*(session(port, f"burst{i}") for i in range(burst)))
-        burst_wall = time.perf_counter() - started
+        cpu_before = time.process_time()
+        players = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bench.ssh", "--burst-players", str(port), str(burst),
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+        assert players.stdout is not None
+        burst_times, burst_wall = json.loads(
+            await asyncio.wait_for(players.stdout.readline(), 120))
         burst_cpu = time.process_time() - cpu_before
-        conns += [c for _, c, _ in burst_results]
         await asyncio.sleep(2.0)  # let every child settle in its menu
         pids = [s.child.pid for s in table.sessions if s.child is not None]
         children = [memory_kib(pid) for pid in pids]
@@ -172,6 +178,9 @@ async def run(sessions: int, burst: int, starts: int) -> None:
         forks = memory_kib(table.forks.pid or "self")
         server_after = memory_kib("self")
     finally:
+        if players is not None:
+            players.kill()
+            await players.wait()
         for conn in conns:
             conn.close()
         await close_table(relay, table)
@@ -182,15 +191,14 @@ async def run(sessions: int, burst: int, starts: int) -> None:
     count = len(children)
     server_share = max(0, server_after["Rss"] - server_before["Rss"]) / count
     per_session = pss + server_share + forks["Pss"] / count
-    burst_times = [t for t, _, _ in burst_results]
     print(f"SSH table: {sessions} sessions one after another, then {burst} at once "
           f"(python {sys.version.split()[0]}, {os.cpu_count()} cores, load "
           f"{os.getloadavg()[0]:.1f}; {f'{starts} starting' if starts else 'one starting a core'}"
           " at once)")
     print(f"  connect to painted menu: first start {warm:.2f} s; then {spread(times)}")
     print(f"  {burst} connecting at once: {spread(burst_times)} "
-          f"(all painted after {burst_wall:.2f} s; this process, the table and its players' "
-          f"clients, used {burst_cpu:.2f} s of CPU)")
+          f"(all painted after {burst_wall:.2f} s; the table's process used {burst_cpu:.2f} s "
+          "of CPU)")
     print(f"  CPU of a session's app to its idle menu: {child_cpu:.3f} s")
     print(f"  memory per idle session ({count} sessions): PSS {mib(pss)} (RSS {mib(rss)}, "
           f"USS {mib(uss)}); the server grew {mib(server_share)} per session; the fork server "
@@ -202,6 +210,16 @@ async def run(sessions: int, burst: int, starts: int) -> None:
           + (f"median {statistics.median(burst_times):.2f} s" if burst == AIM_BURST
              else f"not measured (a burst of {burst})")
           + f"; under {AIM_PSS_MIB:.0f} MiB PSS per idle session: {mib(pss)}")
+
+
+async def burst_players(port: int, count: int) -> None:
+    """A burst's players, in a process of their own as players are on machines of their own
+    (their key exchanges and terminals are not the table's work): they connect at once, print
+    their seconds to the menu and the burst's (one JSON line), and stay until killed."""
+    started = time.perf_counter()
+    results = await asyncio.gather(*(session(port, f"burst{i}") for i in range(count)))
+    print(json.dumps([[t for t, _, _ in results], time.perf_counter() - started]), flush=True)
+    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
 
 
 # -- under attack ---------------------------------------------------------------------------------
@@ -307,7 +325,12 @@ def main() -> None:
                              "one a core, as a table does; 99: all at once, as before #25)")
     parser.add_argument("--no-attacks", action="store_true", help="skip the attacks")
     parser.add_argument("--attacker", nargs=2, metavar=("KIND", "PORT"), help=argparse.SUPPRESS)
+    parser.add_argument("--burst-players", nargs=2, type=int, metavar=("PORT", "COUNT"),
+                        help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.burst_players:
+        asyncio.run(burst_players(*args.burst_players))
+        return
     if args.attacker:
         asyncio.run(attack(args.attacker[0], int(args.attacker[1])))
         return

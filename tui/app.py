@@ -125,16 +125,20 @@ class TabletopApp(App[None]):
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return dict(TABLE_DEFAULTS)
 
+    def get_default_screen(self) -> Screen[Any]:
+        return MenuScreen()
+
     def on_mount(self) -> None:
         # Finished games not counted yet (a crash, a headless guest) join the ladder.
-        self.run_worker(asyncio.to_thread(ladder.catch_up_here), group="ladder")
-        self.push_screen(MenuScreen())
+        if ladder.has_records():
+            self.run_worker(asyncio.to_thread(ladder.catch_up_here), group="ladder")
         if self.start is not None:
             self.start_local(self.start)
         if self.opening is not None:
             self.push_screen(self.opening())
-        if inside.keyless():
-            self.notify(tr("ssh.keyless"), severity="warning", timeout=KEYLESS_NOTE)
+        if inside.keyless():  # once the first screen is out (it ends an SSH session's start)
+            self.call_after_refresh(self.notify, tr("ssh.keyless"), severity="warning",
+                                    timeout=KEYLESS_NOTE)
 
     # -- crashes -----------------------------------------------------------------------------
     def _handle_exception(self, error: Exception) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import os
 import sys
 import traceback
@@ -276,7 +277,10 @@ def _add_web_options(parser: argparse.ArgumentParser) -> None:
                      "what the per-address limits count")
 
 
+@functools.cache
 def build_parser() -> argparse.ArgumentParser:
+    """The command line's parser, built once a process (the SSH table's fork server builds it
+    for every session: tui.preload); parsing a command line leaves it as it was."""
     parser = _Parser(
         prog="tabletop-tui",
         description="A terminal tabletop: play card and board games with friends or bots.",

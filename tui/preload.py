@@ -2,10 +2,10 @@
 fork server, then `main(argv)` (the command line's) in each session's forked child.
 
 Whatever `warm()` imports or builds is done once and shared by every session copy-on-write:
-every module of the app and the games, and the main menu painted once without a terminal in
-every theme, which fills Textual's and Rich's caches and (through `share_css_parses`) the
-parsed stylesheets, the largest part of an app's start. It leaves no thread running and no
-file open (a forked child would have neither).
+every module of the app and the games, the command line's parser, and the main menu painted
+once without a terminal in every theme, which fills Textual's and Rich's caches and (through
+`share_css_parses`) the parsed stylesheets, the largest part of an app's start. It leaves no
+thread running and no file open (a forked child would have neither).
 """
 
 from __future__ import annotations
@@ -18,21 +18,27 @@ import tempfile
 from typing import Any
 
 import textual.constants
+from rich.console import RenderableType
 from textual.app import App
 from textual.css.model import RuleSet
 from textual.css.stylesheet import Stylesheet
+from textual.screen import Screen
 from textual.worker import WorkerFailed
 
 import engines
 import themes
 import tui
-from net.ssh.forkserver import out_of_memory
+from net.ssh import inside
+from net.ssh.forkserver import out_of_memory, started
 from net.web import inside as web_inside
 from themes import THEME_NAMES
 from tui import cli
 from tui.app import TabletopApp
 
-__all__ = ["end_out_of_memory", "main", "share_css_parses", "warm"]
+__all__ = ["SAYS_STARTED", "end_out_of_memory", "main", "say_started", "share_css_parses", "warm"]
+
+# A session tells the fork server when its first screen is on the terminal (see say_started).
+SAYS_STARTED = True
 
 # Modules an app imports only once it runs on a terminal, which warming does not have.
 TERMINAL_MODULES = ("textual.drivers.linux_driver",)
@@ -50,7 +56,8 @@ def main(argv: list[str]) -> None:
 
 
 def warm() -> None:
-    """Import every module of the app, the games and the themes; paint the menu once."""
+    """Import every module of the app, the games and the themes; build the command line's
+    parser; paint the menu once."""
     for package in (tui, engines, themes):
         for module in pkgutil.walk_packages(package.__path__, f"{package.__name__}."):
             importlib.import_module(module.name)
@@ -58,8 +65,10 @@ def warm() -> None:
         importlib.import_module(name)
     for engine_id in engines.ENGINE_IDS:
         engines.get_engine(engine_id)
+    cli.build_parser()
     share_css_parses()
     end_out_of_memory()
+    say_started()
     _paint_menu()
 
 
@@ -85,6 +94,21 @@ def _shared_parse(sheet: Stylesheet, css: str, read_from: Any, is_default_rules:
     if rules is None:
         rules = _parsed[key] = _parse(sheet, css, read_from, is_default_rules, tie_breaker, scope)
     return rules
+
+
+def say_started() -> None:
+    """An app has started once it has drawn its first screen on its terminal: then the fork
+    server forks the next session waiting (net.ssh.forkserver starts sessions in turn)."""
+    App._display = _display  # type: ignore[method-assign]
+
+
+_textual_display = App._display
+
+
+def _display(app: App[Any], screen: Screen[Any], renderable: RenderableType | None) -> None:
+    _textual_display(app, screen, renderable)
+    if renderable is not None and not app.is_headless:
+        started()
 
 
 def end_out_of_memory() -> None:
@@ -116,19 +140,24 @@ def caused_by_memory(error: BaseException | None) -> bool:
 
 
 def _paint_menu() -> None:
-    """The main menu, without a terminal, in every theme; in a scratch data directory."""
+    """The main menu as a session shows it, without a terminal, in every theme; in a scratch
+    data directory. As a keyless player's: with its note (a toast), and with what every screen
+    of a session has (tooltips and notifications, which a test run leaves out), so that their
+    code and stylesheets are warm too."""
 
     async def paint() -> None:
         app = TabletopApp(lang="en")
-        async with app.run_test(size=WARM_SIZE) as pilot:
+        async with app.run_test(size=WARM_SIZE, tooltips=True, notifications=True) as pilot:
             for theme in THEME_NAMES:
                 app.theme = theme
                 await pilot.pause()
 
-    saved = {name: os.environ.get(name) for name in ("TABLETOP_TUI_HOME", "TABLETOP_TUI_CONFIG")}
+    saved = {name: os.environ.get(name)
+             for name in ("TABLETOP_TUI_HOME", "TABLETOP_TUI_CONFIG", inside.KEYLESS_ENV)}
     with tempfile.TemporaryDirectory(prefix="tabletop-warm-") as scratch:
         os.environ["TABLETOP_TUI_HOME"] = os.path.join(scratch, "data")
         os.environ["TABLETOP_TUI_CONFIG"] = os.path.join(scratch, "config")
+        os.environ[inside.KEYLESS_ENV] = "1"
         try:
             asyncio.run(paint())
             asyncio.set_event_loop_policy(None)  # as a fresh process has it: none set yet

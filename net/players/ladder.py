@@ -106,6 +106,13 @@ def count_file(path: Path) -> Counted:
         store.close()
 
 
+def has_records() -> bool:
+    """Whether this data directory holds any game record: without one (a new player's),
+    `catch_up_here` has nothing to do, and an SSH session's app need not spend a tenth of its
+    memory on a thread and a store to find that out."""
+    return any(record_files.records_dir().glob("*.jsonl"))
+
+
 def catch_up_here() -> int | None:
     """`catch_up` with this data directory's records, into the store games are counted into
     here; None if that store cannot be used now (it is no reason to stop the app)."""

@@ -184,11 +184,13 @@ class _Server:
 class Forks:
     """The table's fork server: running from `start()` to `stop()`, replaced when it dies."""
 
-    def __init__(self, app: str, env: dict[str, str], memory: int, nice: int) -> None:
+    def __init__(self, app: str, env: dict[str, str], memory: int, nice: int,
+                 starts: int = 0) -> None:
         self.app = app  # the module the fork server warms and runs (see net.ssh.forkserver)
         self.env = env  # the fork server's environment (each child gets its session's own)
         self.memory = memory  # bytes of address space a child may use; 0: no cap
         self.nice = nice
+        self.starts = starts  # children starting at once, the rest waiting; 0: one a core
         self._server: _Server | None = None
         self._keeper: asyncio.Task[None] | None = None
         self._changed = asyncio.Event()
@@ -284,8 +286,9 @@ class Forks:
         try:
             proc = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "net.ssh.forkserver", self.app, str(theirs.fileno()),
-                stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
-                stderr=asyncio.subprocess.PIPE, pass_fds=(theirs.fileno(),),
+                str(self.starts), stdin=asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
+                pass_fds=(theirs.fileno(),),
                 # Two malloc arenas, not eight a core: an address-space cap then caps memory
                 # rather than reservations (each arena reserves 64 MiB).
                 env={**self.env, "MALLOC_ARENA_MAX": "2"},

@@ -3,16 +3,27 @@ a child for each session, so a session starts in milliseconds and shares the imp
 data with every other session copy-on-write (`python -m tui.cli` per session cost ~0.35 s of CPU
 and ~29 MiB of its own).
 
-It is its own program (`python -m net.ssh.forkserver APP FD`), started by the table with nothing
-of the table's: no event loop, sockets or threads to inherit, which a child forked from the
-asyncio server would get in a broken state. APP names the app's module (the table says
+It is its own program (`python -m net.ssh.forkserver APP FD [STARTS]`), started by the table
+with nothing of the table's: no event loop, sockets or threads to inherit, which a child forked
+from the asyncio server would get in a broken state. APP names the app's module (the table says
 `tui.preload`): it must have `warm()`, run once here, and `main(argv)`, run in each child.
+
+Sessions start in turn, oldest first: at most STARTS children (by default one a core) are
+starting at once, and a session asked for meanwhile waits to be forked. Twenty players arriving
+at once then see their menus one after another, the first within a start's time, rather than
+all of them at the end of twenty starts sharing the cores. A child has started once its app says
+so (an app module with `SAYS_STARTED = True` calls `started()` when its first screen is on the
+terminal; any other app has started once forked), once it has ended, or after START_PATIENCE
+seconds whatever it does. A child that says it has started runs SETTLED_NICE lower from then
+on, so the starts of the sessions after it go before the rest of its own (its first screen is
+half of a start's work).
 
 The table talks to it over a Unix SEQPACKET socket (FD), one JSON message a packet:
   * `{"ready": PID}` once warm;
   * the table asks `{"argv", "env", "cwd", "memory", "nice"}` with the session's pseudo-terminal
     passed along (SCM_RIGHTS), and gets `{"pid": PID}` with a pidfd of the child (to signal it
-    with no risk of hitting a reused pid), or `{"error": TEXT}`, in the order asked;
+    with no risk of hitting a reused pid), or `{"error": TEXT}`, in the order asked (a PID once
+    the child is forked, which may wait for the starts before it);
   * `{"exit": PID, "code": N}` when a child ends (N as `Popen.returncode`: -SIG if killed).
 The fork server ends when the table's end of the socket closes.
 
@@ -23,8 +34,8 @@ A child is a session as `python -m tui.cli` on the terminal was: session leader 
 controlling terminal and stdin/stdout/stderr, the session's environment and directory, fresh
 signal dispositions and stdio, its own `random` state (the `random` module reseeds itself after
 `os.fork`), Python's own handling of the end (exit code, traceback, threads joined), and below
-the table: `nice`, an address-space cap (RLIMIT_AS; a MemoryError then ends only this
-session, with a line on its terminal) and no core dumps.
+the table: `nice` (and SETTLED_NICE more once started), an address-space cap (RLIMIT_AS; a
+MemoryError then ends only this session, with a line on its terminal) and no core dumps.
 """
 
 from __future__ import annotations
@@ -45,6 +56,8 @@ import socket
 import sys
 import termios
 import threading
+import time
+from collections import deque
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, NoReturn
@@ -52,6 +65,13 @@ from typing import Any, NoReturn
 MAX_MESSAGE = 1 << 16  # bytes of one packet: argv and a clean environment fit many times over
 # How much likelier the kernel's out-of-memory killer is to pick a session than the table.
 OOM_SCORE_ADJ = 500
+# Seconds a child may take to start before the next one is forked all the same.
+START_PATIENCE = 2.0
+# A child's end of the pipe it closes to say it has started (see `started`).
+START_FD = 3
+# How much lower a session runs once it has started (nice): a start goes before what the
+# sessions already started do (half of a start's work comes after its first screen).
+SETTLED_NICE = 3
 
 # Put the player's terminal back as it was if the app could not (killed, out of memory): leave
 # the alternate screen, stop mouse and focus reports, the kitty keyboard mode and bracketed
@@ -104,53 +124,84 @@ def _noop(signum: int, frame: object) -> None:
     """SIGCHLD's handler: its only job is to wake the loop through the wakeup descriptor."""
 
 
-def serve(sock: socket.socket) -> Job | None:
-    """Fork a child per request until the table goes (None). Returns in a child only, with its
-    job: the child goes on from `main` with nothing of the loop left."""
+def serve(sock: socket.socket, starts: int) -> Job | None:
+    """Fork a child per request until the table goes (None), at most `starts` of them starting
+    at once. Returns in a child only, with its job: the child goes on from `main` with nothing
+    of the loop left."""
     wake_r, wake_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
     signal.set_wakeup_fd(wake_w)
     signal.signal(signal.SIGCHLD, _noop)
     poll = select.poll()  # not select(): the table may pass a descriptor above 1023
     poll.register(sock, select.POLLIN)
     poll.register(wake_r, select.POLLIN)
+    waiting: deque[Job | str] = deque()  # asked and not answered yet: a job, or an error
+    starting: dict[int, float] = {}  # a starting child's start pipe: by when it must start
     send(sock, {"ready": os.getpid()})
     while True:
-        readable = {fd for fd, _events in poll.poll()}
+        patience = min(starting.values(), default=None)
+        timeout = None if patience is None else max(0, int(1000 * (patience - time.monotonic())))
+        readable = {fd for fd, _events in poll.poll(timeout)}
         if wake_r in readable:
             with contextlib.suppress(BlockingIOError):
                 os.read(wake_r, 4096)
             _reap(sock)
-        if sock.fileno() not in readable:
-            continue
-        message, fds = receive(sock)
-        if message is None:
-            return None
-        if len(fds) != 1:
-            for fd in fds:
+        now = time.monotonic()
+        for fd, deadline in list(starting.items()):
+            if fd in readable or deadline <= now:  # started, ended or out of patience
+                poll.unregister(fd)
                 os.close(fd)
-            send(sock, {"error": "a session needs exactly one terminal"})
-            continue
-        job = Job(list(message["argv"]), dict(message["env"]), message.get("cwd"),
-                  int(message.get("memory", 0)), int(message.get("nice", 0)), fds[0])
-        sys.stdout.flush()
-        sys.stderr.flush()
-        gc.freeze()  # whatever the loop made since: the child's collector never touches it
-        try:
-            pid = os.fork()
-        except OSError as exc:
-            os.close(job.terminal)
-            send(sock, {"error": f"cannot fork: {exc.strerror or exc}"})
-            continue
-        if pid == 0:
-            signal.set_wakeup_fd(-1)
-            signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-            return job
+                del starting[fd]
+        if sock.fileno() in readable:
+            message, fds = receive(sock)
+            if message is None:
+                return None
+            if len(fds) != 1:
+                for fd in fds:
+                    os.close(fd)
+                waiting.append("a session needs exactly one terminal")
+            else:
+                waiting.append(Job(list(message["argv"]), dict(message["env"]),
+                                   message.get("cwd"), int(message.get("memory", 0)),
+                                   int(message.get("nice", 0)), fds[0]))
+        while waiting and (isinstance(waiting[0], str) or len(starting) < starts):
+            job = waiting.popleft()
+            if isinstance(job, str):
+                send(sock, {"error": job})
+                continue
+            start_r, start_w = os.pipe2(os.O_CLOEXEC)
+            if _fork(sock, job, start_w):
+                return job
+            poll.register(start_r, select.POLLIN)
+            starting[start_r] = time.monotonic() + START_PATIENCE
+
+
+def _fork(sock: socket.socket, job: Job, start_w: int) -> bool:
+    """Fork the child for `job` and tell the table; True in the child, which keeps `start_w`
+    to say it has started, and whose end of the other descriptors `become_session` closes."""
+    global _start_fd
+    sys.stdout.flush()
+    sys.stderr.flush()
+    gc.freeze()  # whatever the loop made since: the child's collector never touches it
+    try:
+        pid = os.fork()
+    except OSError as exc:
         os.close(job.terminal)
-        pidfd = os.pidfd_open(pid)  # the child cannot have been reaped yet: it is ours
-        try:
-            send(sock, {"pid": pid}, (pidfd,))
-        finally:
-            os.close(pidfd)
+        os.close(start_w)
+        send(sock, {"error": f"cannot fork: {exc.strerror or exc}"})
+        return False
+    if pid == 0:
+        signal.set_wakeup_fd(-1)
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        _start_fd = start_w
+        return True
+    os.close(job.terminal)
+    os.close(start_w)
+    pidfd = os.pidfd_open(pid)  # the child cannot have been reaped yet: it is ours
+    try:
+        send(sock, {"pid": pid}, (pidfd,))
+    finally:
+        os.close(pidfd)
+    return False
 
 
 def _reap(sock: socket.socket) -> None:
@@ -165,6 +216,21 @@ def _reap(sock: socket.socket) -> None:
 
 
 # -- a child -----------------------------------------------------------------------------------
+_start_fd = -1  # in a child still starting: the start pipe's end it closes when it has started
+
+
+def started() -> None:
+    """Say that this session's app has started (its first screen is out): the next session
+    waiting is forked, and this one runs SETTLED_NICE lower from now on. Once; later calls, and
+    calls outside a child, do nothing."""
+    global _start_fd
+    if _start_fd >= 0:
+        fd, _start_fd = _start_fd, -1
+        os.close(fd)
+        if SETTLED_NICE:
+            os.nice(SETTLED_NICE)
+
+
 def become_session(job: Job) -> None:
     """Turn a freshly forked child into the session's process (see the module's docstring)."""
     gc.enable()
@@ -173,9 +239,15 @@ def become_session(job: Job) -> None:
         os.dup2(job.terminal, fd)
     if os.isatty(0):  # a web tab's child is handed a socket, which controls nothing
         fcntl.ioctl(0, termios.TIOCSCTTY, 0)
-    # Nothing of the fork server stays open: its socket to the table, its wakeup pipe, and the
-    # terminal's extra descriptor (the imports hold no file open).
-    os.closerange(3, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
+    # Nothing of the fork server stays open but the start pipe: not its socket to the table, its
+    # wakeup pipe, other children's start pipes and terminals, and the terminal's extra
+    # descriptor (the imports hold no file open).
+    global _start_fd
+    if _start_fd >= 0 and _start_fd != START_FD:
+        os.dup2(_start_fd, START_FD, inheritable=False)  # never held open by a subprocess
+        _start_fd = START_FD
+    os.closerange(START_FD + 1 if _start_fd >= 0 else 3,
+                  resource.getrlimit(resource.RLIMIT_NOFILE)[0])
     os.environ.clear()
     os.environ.update(job.env)
     with contextlib.suppress(locale.Error):  # as Python's start does, for the player's locale
@@ -200,6 +272,8 @@ def become_session(job: Job) -> None:
 def run(app: ModuleType, job: Job) -> None:
     """The session's app, to its end; running out of memory ends it at once, with a line."""
     sys.argv = ["tabletop-tui", *job.argv]
+    if not getattr(app, "SAYS_STARTED", False):
+        started()
     try:
         app.main(job.argv)
     except MemoryError:
@@ -226,13 +300,14 @@ def warm(app_name: str) -> ModuleType:
 
 
 def main(argv: list[str]) -> int:
-    app_name, fd = argv
+    app_name, fd = argv[:2]
+    starts = int(argv[2]) if len(argv) > 2 else 0
     gc.disable()  # no holes punched in the imported objects' pages before they are shared
     sock = socket.socket(fileno=int(fd))
     app = warm(app_name)
     gc.freeze()
     try:
-        job = serve(sock)
+        job = serve(sock, starts or len(os.sched_getaffinity(0)))
     except OSError as exc:
         if exc.errno not in (errno.EPIPE, errno.ECONNRESET):
             raise
@@ -246,4 +321,7 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
+    # One module, whoever imports it: the app's `started()` is this run's (`python -m` runs it
+    # as __main__, which an import of net.ssh.forkserver would load afresh beside it).
+    sys.modules.setdefault("net.ssh.forkserver", sys.modules[__name__])
     sys.exit(main(sys.argv[1:]))

@@ -91,13 +91,16 @@ async def relay() -> AsyncIterator[Relay]:
 @pytest.fixture
 async def open_table(relay: Relay) -> AsyncIterator[OpenTable]:
     """Opens SSH tables (net.ssh.server) on 127.0.0.1, any free port, for the test's relay,
-    running `app` in their sessions (the real one unless told); all are stopped, their children
-    hung up, when the test ends."""
+    running `app` in their sessions (the real one unless told), `starts` of them starting at
+    once (0: the table's own choice); all are stopped, their children hung up, when the test
+    ends."""
     tables: list[SshTable] = []
 
-    async def opening(access: Access | None = None, app: str = APP, **limits: Any) -> SshTable:
+    async def opening(access: Access | None = None, app: str = APP, starts: int = 0,
+                      **limits: Any) -> SshTable:
         config = SshConfig(0, "127.0.0.1", access or Access(), SshLimits(**limits))
         table = SshTable(config, relay.url, app)
+        table.forks.starts = starts
         await table.start()
         tables.append(table)
         return table

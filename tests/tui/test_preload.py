@@ -4,13 +4,18 @@ Textual catches ends the session with the fork server's line instead of a traceb
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any
+
 import pytest
 from textual.app import App, ComposeResult
 from textual.css.stylesheet import Stylesheet
 from textual.widgets import Static
+from textual.widgets._toast import Toast
 
+from net.ssh import inside
 from themes import THEME_NAMES
-from tui import preload
+from tui import cli, preload
 from tui.app import TabletopApp
 
 
@@ -19,6 +24,7 @@ def patches(monkeypatch: pytest.MonkeyPatch) -> None:
     """Whatever a test installs on Textual's classes is taken off again after it."""
     monkeypatch.setattr(Stylesheet, "_parse_rules", Stylesheet._parse_rules)
     monkeypatch.setattr(App, "_handle_exception", App._handle_exception)
+    monkeypatch.setattr(App, "_display", App._display)
 
 
 async def rules_in(theme: str) -> list[str]:
@@ -92,3 +98,46 @@ def test_only_memory_errors_and_what_they_caused_count() -> None:
         assert preload.caused_by_memory(caused)
     assert not preload.caused_by_memory(ValueError("no"))
     assert not preload.caused_by_memory(None)
+
+
+@pytest.mark.usefixtures("patches")
+def test_after_warming_a_keyless_session_parses_no_stylesheet(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """What the fork server paints while warming is what a session shows first: a keyless
+    player's menu with its note, with tooltips and notifications, parsed once for all."""
+    preload.share_css_parses()
+    preload._paint_menu()
+    parsed: list[object] = []
+    parse = preload._parse
+
+    def parsing(*args: Any) -> Any:
+        parsed.append(args[2])  # where the stylesheet was read from
+        return parse(*args)
+
+    monkeypatch.setattr(preload, "_parse", parsing)
+    monkeypatch.setenv(inside.KEYLESS_ENV, "1")
+
+    async def session() -> None:
+        app = TabletopApp(lang="en")
+        async with app.run_test(size=preload.WARM_SIZE, tooltips=True,
+                                notifications=True) as pilot:
+            for _ in range(50):  # until the keyless player's note shows
+                await pilot.pause()
+                if app.query(Toast):
+                    break
+            assert app.query(Toast)
+
+    asyncio.run(session())
+    assert parsed == []
+
+
+def test_the_command_line_parser_is_built_once_and_parsing_leaves_it_as_it_was() -> None:
+    """The fork server builds it for every session (a session's app parses its own line)."""
+    parser = cli.build_parser()
+    assert cli.build_parser() is parser
+    first = parser.parse_args(["play", "schoene", "--bots", "2"])
+    assert parser.parse_args(["--lang", "de"]).command is None
+    with pytest.raises(SystemExit):
+        parser.parse_args(["play", "no_such_game"])
+    assert parser.parse_args(["play", "schoene", "--bots", "2"]) == first

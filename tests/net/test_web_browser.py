@@ -169,6 +169,17 @@ async def test_a_tap_works_where_a_click_does(open_web: OpenWeb, browser: Browse
     await tab.wait_for("Open the room", "the host form opened by a tap")
 
 
+async def tap_key(tab: Tab, label: str) -> None:
+    """Tap the page's key bar button labelled `label`."""
+    where = await tab.evaluate(
+        "(() => { for (const b of document.querySelectorAll('#keys button')) {"
+        f" if (b.textContent === {label!r}) {{ b.scrollIntoView({{inline: 'center'}});"
+        " const r = b.getBoundingClientRect();"
+        " return [r.x + r.width / 2, r.y + r.height / 2, r.width]; } } return null; })()")
+    assert where is not None and where[2] > 0, f"no {label} on the key bar (shown: {where})"
+    await tab.tap(where[0], where[1])
+
+
 async def _find(tab: Tab, text: str) -> tuple[int, int] | None:
     for row, line in enumerate((await tab.text()).splitlines()):
         if (col := line.find(text)) >= 0:
@@ -189,13 +200,25 @@ async def test_a_phone_gets_a_terminal_of_45_columns_or_more_and_the_desktop_a_l
                                 mobile=True)
         size = await phone.screen()
         assert size is not None and size["cols"] >= 45 and size["rows"] >= 30, size
-        await phone.press("enter")
+        # A phone's keyboard has no Esc, F-keys or arrows: the page's key bar has.
+        await tap_key(phone, "⏎")
         await phone.wait_for("Choose a game")
-        await phone.press("enter")
+        await tap_key(phone, "⏎")
         await phone.wait_for("new table")
-        await phone.press("f5")
+        await tap_key(phone, "F5")
         await phone.until(lambda: _find(phone, "Your turn"), "the table on the phone")
         if (path := shot("phone-table.png")) is not None:
+            await phone.screenshot(path)
+        await tap_key(phone, "Esc")
+        await tap_key(phone, "Esc")  # Esc twice leaves a game
+        await phone.wait_for("Play a local game", "the menu again, by the key bar alone")
+        # Held sideways, the font shrinks until a table's rows fit.
+        await phone.resize(844, 390, 0, mobile=True)
+        await phone.send("Page.reload")
+        await phone.wait_for("Host a game", "the menu, sideways")
+        size = await phone.screen()
+        assert size is not None and size["rows"] >= 24 and size["cols"] >= 80, size
+        if (path := shot("phone-sideways.png")) is not None:
             await phone.screenshot(path)
     finally:
         await phone_browser.stop()

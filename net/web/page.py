@@ -10,7 +10,8 @@ another site (textual-serve's page loads a font from Google's) and so that the p
   Enter, F1-F6), each tap sent to the app as the terminal would send that key; and, held
   sideways, a font small enough for a table's rows (`LANDSCAPE_ROWS`).
 
-Words on these pages are English, as the SSH table's lines before the app starts are.
+The pages' few words are English or German, as the browser prefers (`language`); so is the
+first language of the tab's app, until the player picks one in its settings.
 """
 
 from __future__ import annotations
@@ -81,8 +82,7 @@ _SCRIPT = """
     var socket = protocols === undefined ? new Native(url) : new Native(url, protocols);
     live = socket;
     socket.addEventListener('close', function (event) {
-      document.getElementById('why').textContent = event.reason ||
-        'The game in this tab has ended.';
+      document.getElementById('why').textContent = event.reason || ENDED;
       document.body.classList.add('-closed');
     });
     return socket;
@@ -94,9 +94,32 @@ _SCRIPT = """
     "ROWS", str(LANDSCAPE_ROWS)).replace("KEYLIST", json.dumps(KEYS))
 
 
-def table_page(title: str) -> str:
+WORDS = {
+    "en": {"again": "Play again", "ended": "The game in this tab has ended.",
+           "asks": "This table asks for a password.", "wrong": "That was not the password.",
+           "sit": "Sit down"},
+    "de": {"again": "Nochmal spielen", "ended": "Das Spiel in diesem Tab ist zu Ende.",
+           "asks": "Dieser Tisch verlangt ein Passwort.", "wrong": "Das war nicht das Passwort.",
+           "sit": "Hinsetzen"},
+}
+
+
+def language(accepted: str) -> str:
+    """English or German, whichever comes first in an Accept-Language header (English if
+    neither does): the browser's order is its user's; weights are not weighed."""
+    for part in accepted.split(","):
+        tag = part.split(";")[0].strip().lower()
+        primary = tag.split("-")[0]
+        if primary in WORDS:
+            return primary
+    return "en"
+
+
+def table_page(title: str, lang: str = "en") -> str:
+    words = WORDS[lang]
+    script = _SCRIPT.replace("ENDED", json.dumps(words["ended"]))
     return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
+<html lang="{lang}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{escape(title)}</title>
 <link rel="stylesheet" href="/static/css/xterm.css">
@@ -106,20 +129,21 @@ def table_page(title: str) -> str:
 <div id="terminal" class="textual-terminal" data-font-size="{DESKTOP_FONT}"></div>
 <div id="keys"></div>
 <div id="note"><p id="why"></p>
-<button type="button" onclick="location.reload()">Play again</button></div>
-<script>{_SCRIPT}</script>
+<button type="button" onclick="location.reload()">{escape(words["again"])}</button></div>
+<script>{script}</script>
 </body></html>
 """
 
 
-def password_page(title: str, wrong: bool = False) -> str:
-    said = "<p>That was not the password.</p>" if wrong else ""
+def password_page(title: str, wrong: bool = False, lang: str = "en") -> str:
+    words = WORDS[lang]
+    said = f"<p>{escape(words['wrong'])}</p>" if wrong else ""
     return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
+<html lang="{lang}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{escape(title)}</title><style>{_STYLE}</style></head><body>
-<form method="post" action="/login"><p>This table asks for a password.</p>{said}
+<form method="post" action="/login"><p>{escape(words["asks"])}</p>{said}
 <input type="password" name="password" autofocus autocomplete="current-password">
-<button type="submit">Sit down</button></form>
+<button type="submit">{escape(words["sit"])}</button></form>
 </body></html>
 """

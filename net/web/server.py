@@ -80,6 +80,7 @@ class Place:
     addr: str
     group: str
     owner: str
+    lang: str = "en"  # the browser's language (page.language): the app's until one is chosen
     since: float = field(default_factory=time.monotonic)
 
 
@@ -179,8 +180,10 @@ class WebTable:
 
     async def index(self, request: web.Request) -> web.Response:
         if not self.door.let_in(request):
-            return web.Response(text=page.password_page(TITLE), content_type="text/html")
-        response = web.Response(text=page.table_page(TITLE), content_type="text/html")
+            return web.Response(text=page.password_page(TITLE, lang=said_in(request)),
+                                content_type="text/html")
+        response = web.Response(text=page.table_page(TITLE, said_in(request)),
+                                content_type="text/html")
         response.headers["Cache-Control"] = "no-store"
         if door.identity(request) is None:
             door.set_cookie(response, door.IDENTITY_COOKIE, door.new_identity(),
@@ -208,7 +211,8 @@ class WebTable:
                 tries = self.guesses.wrong(group)
                 log.info("web login from %s: wrong password (%s lately)", addr,
                          counted(tries, "wrong one"))
-                return web.Response(text=page.password_page(TITLE, wrong=True), status=403,
+                return web.Response(text=page.password_page(TITLE, True, said_in(request)),
+                                    status=403,
                                     content_type="text/html")
         finally:
             self.logging_in[group] -= 1
@@ -242,7 +246,7 @@ class WebTable:
             log.info("web tab from %s refused: %s", addr, why)
             await socket.close(code=POLICY, message=why.encode()[:123])
             return socket
-        await self._play(socket, request, Place(addr, group, owner))
+        await self._play(socket, request, Place(addr, group, owner, said_in(request)))
         return socket
 
     def knock(self, group: str) -> str | None:
@@ -271,6 +275,8 @@ class WebTable:
         env = player_env(base_env(), home, place.owner, FALLBACK_NAME, self.relay_url,
                          rated=True)
         env[WEB_ENV] = "1"
+        if place.lang == "de":  # as a terminal's locale would ask (tui.app.default_language)
+            env["LC_MESSAGES"] = "de_DE.UTF-8"
         return env
 
     async def _play(self, socket: web.WebSocketResponse, request: web.Request,
@@ -303,6 +309,11 @@ class WebTable:
                      lasted(time.monotonic() - place.since),
                      tab.ending or ended_why(code),
                      counted(len(self.tabs), "live tab"), extra=logs.EVERY)
+
+
+def said_in(request: web.Request) -> str:
+    """The language the browser asks for (page.language)."""
+    return page.language(request.headers.get("Accept-Language", ""))
 
 
 def ended_why(code: int | None) -> str:

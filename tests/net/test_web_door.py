@@ -317,3 +317,24 @@ async def test_cookies_are_marked_secure_behind_a_trusted_tls_proxy_only(
                 assert ("Secure" in page.headers["Set-Cookie"]) is secure
         async with http.get(f"http://127.0.0.1:{trusted.port}/") as page:
             assert "Secure" not in page.headers["Set-Cookie"]
+
+
+async def test_a_german_browser_gets_german_words_and_a_german_app(open_web: OpenWeb) -> None:
+    """The page's words and the app's first language follow Accept-Language (the browser's
+    order); any other browser gets English."""
+    table = await open_web()
+    german, other = WebPlayer(table.port), WebPlayer(table.port)
+    asked = {"Accept-Language": "de-AT,de;q=0.9,en;q=0.5"}
+
+    async def body() -> None:
+        async with german.http.get(german.base + "/", headers=asked) as response:
+            assert "Nochmal spielen" in await response.text()
+        await german.open(headers=asked)
+        await german.wait_for("Spiel eröffnen", "the menu in German")
+        async with other.http.get(other.base + "/",
+                                  headers={"Accept-Language": "fr-FR,en;q=0.8"}) as response:
+            assert "Play again" in await response.text()
+        await other.open(headers={"Accept-Language": "fr-FR"})
+        await other.wait_for("Host a game", "the menu in English")
+
+    await closing([german, other], body())

@@ -1,8 +1,9 @@
 """The web table in a real browser: Debian's headless Chromium (tests/net/chromium.py) loads
 the table's page on 127.0.0.1, and the tests read what xterm.js painted and type as a person
 does. A game against bots to its results, a browser player in a room hosted over SSH, a
-refresh that finds the seat again, a tab closed mid-game, a tap, and the table at a phone's
-and a desktop's size (the screenshots land in $TABLETOP_TUI_SHOTS when it is set)."""
+refresh back in the seat, a tab closed mid-game, a tap and the key bar, the table at a
+phone's and a desktop's size (the screenshots land in $TABLETOP_TUI_SHOTS when it is set),
+and two attacks a browser makes: another site's page opening a game, tabs past the caps."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from aiohttp import web
 from ssh_support import OpenTable, connect, host_with_a_bot
 from test_ssh_play import until
 from web_support import OpenWeb
@@ -225,3 +227,50 @@ async def test_a_phone_gets_a_terminal_of_45_columns_or_more_and_the_desktop_a_l
     desktop = await open_page(browser, table.port, width=1440, height=900)
     size = await desktop.screen()
     assert size is not None and size["cols"] >= 160 and size["rows"] >= 45, size
+
+
+async def test_a_page_of_another_site_cannot_open_a_game_in_the_players_browser(
+    open_web: OpenWeb, browser: Browser,
+) -> None:
+    """The player has the table open (their browser holds its cookie); a page of another site
+    they visit tries a websocket to the table: refused, and no app starts."""
+    table = await open_web()
+    await open_page(browser, table.port)
+    assert len(table.tabs) == 1
+    async def cats(_: web.Request) -> web.Response:
+        return web.Response(text="<p>cat pictures</p>", content_type="text/html")
+
+    evil = web.Application()
+    evil.add_routes([web.get("/", cats)])
+    runner = web.AppRunner(evil)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    try:
+        port = runner.addresses[0][1]
+        other = await browser.tab()
+        await other.goto(f"http://127.0.0.1:{port}/")
+        said = await other.evaluate(
+            "new Promise(done => { const ws = new WebSocket("
+            f"'ws://127.0.0.1:{table.port}/ws?width=80&height=24');"
+            " ws.onopen = () => done('open'); ws.onclose = () => done('closed'); })")
+        assert said == "closed"
+        assert len(table.tabs) == 1  # the player's own tab, nothing more
+    finally:
+        await runner.cleanup()
+
+
+async def test_a_browser_past_its_tabs_is_told_why_in_the_page(
+    open_web: OpenWeb, browser: Browser,
+) -> None:
+    table = await open_web(per_address=2)
+    for _ in range(2):
+        await open_page(browser, table.port)
+    third = await browser.tab()
+    await third.goto(f"http://127.0.0.1:{table.port}/")
+    why = await third.until(
+        lambda: third.evaluate("document.body.classList.contains('-closed') &&"
+                               " document.getElementById('why').textContent"),
+        "the refusal in the third tab")
+    assert "2 tabs at this table already" in why, why
+    assert len(table.tabs) == 2

@@ -1,4 +1,4 @@
-"""The web table in a real browser: Debian's headless Chromium (tests/net/chromium.py) loads
+"""The web table in a real browser: Debian's headless Chromium (bench/chromium.py) loads
 the table's page on 127.0.0.1, and the tests read what xterm.js painted and type as a person
 does. A game against bots to its results, a browser player in a room hosted over SSH, a
 refresh back in the seat, a tab closed mid-game, a tap and the key bar, the table at a

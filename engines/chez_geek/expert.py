@@ -19,6 +19,10 @@ from engines.chez_geek.rules import CState
 # its random play blurs the judgement less (measured stronger at the same iterations too).
 EXPERT_TURNS = 1
 EXPERT_SHARPNESS = 6.0
+# How much better (in mean share of the win) a move must look than the strong bot's for the
+# expert to play it instead (engines.search.anchored): measured stronger than the search's
+# pick alone, which among near-equal moves follows the noise of its samples.
+EXPERT_ANCHOR = 0.02
 
 
 def turn_cutoff(start: CState, state: CState, n: int) -> list[float] | None:

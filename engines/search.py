@@ -330,6 +330,8 @@ def anchored(analysis: Analysis, wanted: Move | None, margin: float) -> None:
     """Put the root move `wanted` (the game's strong bot's) first unless the search found one
     better by `margin` in mean share of the win: where playouts can hardly tell moves apart,
     the game's rules of thumb know more than the noise of the samples."""
+    if not analysis.choices:
+        return
     key = canonical(wanted)
     best = analysis.choices[0]
     for i, choice in enumerate(analysis.choices):

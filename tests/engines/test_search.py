@@ -228,6 +228,9 @@ def test_the_strong_bots_move_stands_unless_the_search_finds_one_clearly_better(
     unknown = analysis(0.30, 0.29)
     anchored(unknown, {"type": "m", "i": 5}, 0.02)
     assert unknown.best.move == {"type": "m", "i": 0}
+    nothing = analysis()
+    anchored(nothing, {"type": "m", "i": 0}, 0.02)  # no iteration (a budget of none)
+    assert nothing.choices == []
 
 
 def test_the_chez_geek_expert_keeps_to_the_strong_move_among_near_equals() -> None:

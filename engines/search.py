@@ -326,6 +326,21 @@ class Searcher:
         return [1.0 / n] * n
 
 
+def anchored(analysis: Analysis, wanted: Move | None, margin: float) -> None:
+    """Put the root move `wanted` (the game's strong bot's) first unless the search found one
+    better by `margin` in mean share of the win: where playouts can hardly tell moves apart,
+    the game's rules of thumb know more than the noise of the samples."""
+    if not analysis.choices:
+        return
+    key = canonical(wanted)
+    best = analysis.choices[0]
+    for i, choice in enumerate(analysis.choices):
+        if choice.visits and canonical(choice.move) == key:
+            if best.win - choice.win < margin:
+                analysis.choices.insert(0, analysis.choices.pop(i))
+            return
+
+
 class ExpertBot(ViewBot):
     """The expert level: ISMCTS from the seat's view (see the module docstring).
 
@@ -336,7 +351,9 @@ class ExpertBot(ViewBot):
     the root's moves (see Candidates); `defer`, move types left to the game's strong bot
     (played when it wants them, never searched), for moves whose worth lies in what the seat
     remembers rather than what it sees; `recall`, the game's memory of what the seat saw (see
-    Recall), shared by every budget of the bot."""
+    Recall), shared by every budget of the bot; `anchor`, how much better (in mean share of
+    the win) a move must look than the strong bot's to be played instead of it (see
+    `anchored`)."""
 
     name = "expert"
 
@@ -353,10 +370,12 @@ class ExpertBot(ViewBot):
         candidates: Candidates | None = None,
         max_depth: int | None = None,
         recall: Recall | None = None,
+        anchor: float | None = None,
     ) -> None:
         self.eng = eng
         self.candidates = candidates
         self.recall = recall
+        self.anchor = anchor
         self.iterations = iterations
         self.seconds = seconds
         self.searcher = Searcher(
@@ -381,6 +400,7 @@ class ExpertBot(ViewBot):
             candidates=self.candidates,
             max_depth=self.searcher.max_depth,
             recall=self.recall,
+            anchor=self.anchor,
         )
 
     def analyse(
@@ -419,7 +439,7 @@ class ExpertBot(ViewBot):
             return None
 
         search_rng = random.Random(rng.getrandbits(64))
-        return self.searcher.run(
+        analysis = self.searcher.run(
             sample,
             seat,
             view["num_players"],
@@ -429,6 +449,10 @@ class ExpertBot(ViewBot):
             iterations=self.iterations,
             seconds=self.seconds,
         )
+        if self.anchor is not None:
+            wanted = self.eng.bots["strong"].decide(view, legal, search_rng)
+            anchored(analysis, wanted, self.anchor)
+        return analysis
 
     def _sampler(self, view: View) -> Callable[[random.Random], Any] | None:
         """States rebuilt from `view` (`from_view`), through the engine's `sampler` where it

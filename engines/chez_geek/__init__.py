@@ -7,11 +7,15 @@ from a view, for search), `bots`, `expert` (how the expert bot of engines.search
 
 from engines.chez_geek.bots import BOTS
 from engines.chez_geek.engine import ChezGeekEngine
-from engines.chez_geek.expert import turn_cutoff
+from engines.chez_geek.expert import EXPERT_ANCHOR, turn_cutoff
 from engines.search import ExpertBot
 
 ENGINE = ChezGeekEngine()
-# The expert samples states from its seat's view (ChezGeekEngine.from_view).
-ENGINE.bots = {**BOTS, "expert": ExpertBot(ENGINE, rollout="random", cutoff=turn_cutoff)}
+# The expert samples states from its seat's view (ChezGeekEngine.from_view), and keeps to the
+# strong bot's move unless its search finds one clearly better (EXPERT_ANCHOR).
+ENGINE.bots = {
+    **BOTS,
+    "expert": ExpertBot(ENGINE, rollout="random", cutoff=turn_cutoff, anchor=EXPERT_ANCHOR),
+}
 
 __all__ = ["ENGINE"]

@@ -12,7 +12,7 @@ ENGINE.bots = {
     **BOTS,
     "expert": ExpertBot(
         ENGINE,
-        rollout=GreedyBot(),
+        rollout=GreedyBot(ENGINE),
         candidates=expert_candidates,
         cutoff=group_cutoff,
         max_depth=1,

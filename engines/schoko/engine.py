@@ -323,11 +323,16 @@ class SchokoEngine(OneSeatAtATime):
         colour = move["colour"]
         if not isinstance(colour, str) or colour not in COLOUR_INDEX:
             raise IllegalMove(f"There is no colour {colour!r}: choose white or dark")
-        mine = COLOUR_INDEX[colour]
         t = s.clone()
-        t.colours = (mine, 1 - mine) if seat == 0 else (1 - mine, mine)
-        t.ev = (("colour", seat, colour),)
+        self._colour_on(t, seat, COLOUR_INDEX[colour])
         return t
+
+    @staticmethod
+    def _colour_on(t: SState, seat: int, mine: int) -> None:
+        """Give `seat` the colour of index `mine` in place (`_choose` on a clone, the playout
+        steps on a playout copy)."""
+        t.colours = (mine, 1 - mine) if seat == 0 else (1 - mine, mine)
+        t.ev = (("colour", seat, COLOURS[mine]),)
 
     def _place(self, s: SState, seat: int, move: Move) -> SState:
         if set(move) != _PLACE_KEYS:
@@ -417,9 +422,7 @@ class SchokoEngine(OneSeatAtATime):
         `legal_moves`), made in place on a `playout_copy`, without building any move."""
         seat = state.turn
         if state.colours is None:
-            mine = COLOUR_INDEX[rng.choice(COLOURS)]
-            state.colours = (mine, 1 - mine) if seat == 0 else (1 - mine, mine)
-            state.ev = (("colour", seat, COLOURS[mine]),)
+            self._colour_on(state, seat, COLOUR_INDEX[rng.choice(COLOURS)])
             return 1
         options = list(spots(state.layout, state.hands[seat]))
         placement = rng.choice(options or [None])

@@ -260,6 +260,21 @@ class Layout:
         white, dark = self.groups()
         return [len(g) for g in white], [len(g) for g in dark]
 
+    def sizes_after(self, tile: str, x: int, y: int, rot: int, level: int) -> tuple[
+            list[int], list[int]]:
+        """`group_sizes()` once this (legal) tile lay there, without laying it: only the top
+        view changes, so the frontiers a `place` keeps are left out (bots rate placements
+        by it)."""
+        probe = Layout.__new__(Layout)
+        probe.top = top = self.top.copy()
+        probe.up = up = self.up.copy() if level == 2 else self.up
+        k = key(x, y)
+        for c, colour in zip(CELLS, PATTERNS[tile][rot], strict=True):
+            top[k + c] = colour
+            if level == 2:
+                up[k + c] = -1
+        return probe.group_sizes()
+
     def cells(self) -> list[list[Any]]:
         """[x, y, colour, level] of every cell seen from above, row by row."""
         out = []

@@ -13,6 +13,7 @@ from test_chez_rules import ENG, game, mv, quiet, to_phase
 
 from bench import bot_move
 from engines.chez_geek.deck import DECK
+from engines.chez_geek.expert import turn_cutoff
 
 
 def seeded_positions(games: int) -> list[Any]:
@@ -159,3 +160,18 @@ def test_a_playout_copy_leaves_the_state_it_came_from_alone() -> None:
         if not ENG.is_over(fast):
             ENG.random_step(fast, rng)
     assert [ENG.view(s, p) for p in range(4)] == views
+
+
+def test_the_experts_playouts_are_judged_when_the_turn_ends() -> None:
+    """The expert's playouts stop at the end of the turn they start in (random play over more
+    turns blurs the judgement and costs twice the time): nothing is judged inside the turn,
+    and the first state of the next turn gets each seat's win chance."""
+    s = ENG.new_game(4, 5)
+    rng = random.Random(5)
+    for _ in range(3):
+        start = s
+        while s.turn_no == start.turn_no:
+            assert turn_cutoff(start, s, 4) is None
+            s = ENG.apply(s, *bot_move(ENG, s, ["strong"] * 4, rng))
+        reward = turn_cutoff(start, s, 4)
+        assert reward is not None and abs(sum(reward) - 1) < 1e-9

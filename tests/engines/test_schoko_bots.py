@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from engines import get_engine
+from engines.schoko.bots import GreedyBot
 
 ENG = get_engine("schoko")
 GAMES = 12  # per seat: a modest fixed-seed sample (bench.bots prints the full figure)
@@ -50,3 +51,43 @@ def test_the_strong_bot_takes_an_obvious_join() -> None:
     after = ENG.apply(state, 1, move)
     before_dark = ENG.view(state, 1)["scores"][1]
     assert ENG.view(after, 1)["scores"][1] > before_dark
+
+
+def test_the_greedy_playout_step_plays_its_very_moves() -> None:
+    """The expert's playouts (`GreedyBot.step`, in place on a playout copy) make exactly the
+    moves its `choose` makes from the view, through whole games, colour choice included, and
+    leave the state they were copied from alone."""
+    greedy = GreedyBot(ENG)
+    for seed in range(2):
+        slow = ENG.new_game(2, seed)
+        fast = ENG.playout_copy(slow)
+        start, origin = slow, ENG.view(slow, 0)
+        steps = 0
+        while not ENG.is_over(slow):
+            seat = slow.turn
+            slow = ENG.apply(slow, seat, greedy.choose(ENG, slow, seat, random.Random(0)))
+            greedy.step(fast, random.Random(0))
+            assert [ENG.view(fast, p) for p in (0, 1)] == [ENG.view(slow, p) for p in (0, 1)]
+            steps += 1
+        assert ENG.is_over(fast) and steps > 20
+        assert ENG.view(start, 0) == origin
+
+
+def test_a_rating_by_the_top_view_alone_matches_laying_the_tile() -> None:
+    """`Layout.sizes_after` (rating without the frontiers) gives the group sizes a real
+    placement gives, on both levels, for every legal placement along a game."""
+    state = ENG.new_game(2, 3)
+    rng = random.Random(3)
+    checked = {1: 0, 2: 0}
+    while not ENG.is_over(state):
+        seat = state.turn
+        for move in ENG.legal_moves(state, seat):
+            if move["type"] != "place":
+                continue
+            placement = (move["tile"], move["x"], move["y"], move["rot"], move["level"])
+            laid = state.layout.clone()
+            laid.place(*placement)
+            assert state.layout.sizes_after(*placement) == laid.group_sizes()
+            checked[move["level"]] += 1
+        state = ENG.apply(state, seat, ENG.bots["strong"].choose(ENG, state, seat, rng))
+    assert checked[1] > 100 and checked[2] > 0

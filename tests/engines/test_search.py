@@ -14,7 +14,7 @@ import pytest
 from bench import bot_move
 from engines import ENGINE_IDS, get_engine
 from engines.base import Engine
-from engines.search import ExpertBot, canonical
+from engines.search import Analysis, Choice, ExpertBot, anchored, canonical
 
 PLAYERS = {"schoko": 2}
 
@@ -210,3 +210,49 @@ def test_a_networked_expert_decides_as_a_local_one(engine_id: str) -> None:
         view, legal = eng.view(state, seat), eng.legal_moves(state, seat)
         local = bot.choose(eng, state, seat, random.Random(6))
         assert bot.decide(view, legal, random.Random(6)) == local
+
+
+def test_the_strong_bots_move_stands_unless_the_search_finds_one_clearly_better() -> None:
+    """`anchored`: the strong bot's move goes first unless the best move of the search beats
+    it by the margin; a move the search never weighed changes nothing."""
+
+    def analysis(*wins: float) -> Analysis:
+        return Analysis([Choice({"type": "m", "i": i}, 10, w) for i, w in enumerate(wins)], 30, 0)
+
+    close = analysis(0.30, 0.29, 0.10)
+    anchored(close, {"type": "m", "i": 1}, 0.02)
+    assert close.best.move == {"type": "m", "i": 1} and len(close.choices) == 3
+    clear = analysis(0.35, 0.29, 0.10)
+    anchored(clear, {"type": "m", "i": 1}, 0.02)
+    assert clear.best.move == {"type": "m", "i": 0}
+    unknown = analysis(0.30, 0.29)
+    anchored(unknown, {"type": "m", "i": 5}, 0.02)
+    assert unknown.best.move == {"type": "m", "i": 0}
+    nothing = analysis()
+    anchored(nothing, {"type": "m", "i": 0}, 0.02)  # no iteration (a budget of none)
+    assert nothing.choices == []
+
+
+def test_the_chez_geek_expert_keeps_to_the_strong_move_among_near_equals() -> None:
+    """Chez Geek's expert plays the strong bot's move unless its search found one better by
+    EXPERT_ANCHOR, at every position of a game where it searched."""
+    from engines.chez_geek.expert import EXPERT_ANCHOR
+
+    eng = get_engine("chez_geek")
+    bot = expert(eng, 40)
+    strong = eng.bots["strong"]
+    searched = kept = 0
+    for state in positions(eng, 6, every=5):
+        for seat in eng.to_act(state):
+            view, legal = eng.view(state, seat), eng.legal_moves(state, seat)
+            found = bot.analyse(view, legal, random.Random(1))
+            if found is None or not found.best.visits or len(found.choices) < 2:
+                continue
+            searched += 1
+            wanted = canonical(strong.decide(view, legal, random.Random(1)))
+            mine = [c for c in found.choices if canonical(c.move) == wanted and c.visits]
+            if canonical(found.best.move) == wanted:
+                kept += 1
+            else:
+                assert mine and found.best.win - mine[0].win >= EXPERT_ANCHOR
+    assert searched > 5 and kept > 0

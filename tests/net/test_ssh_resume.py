@@ -188,7 +188,7 @@ async def test_a_host_whose_connection_dropped_takes_the_game_up_again_from_past
 
         # Bob's connection drops too; `resume` takes him back to his seat.
         await bob.hang_up()
-        await ada.wait_for("is away", "bob away at ada's")
+        await ada.wait_for("· offline", "bob away at ada's")
         bob = await connect(table.port, "bob", key=bob_key, command="resume")
         players.append(bob)
         await bob.wait_for(at_the_table(code), "bob back in his seat")

@@ -10,11 +10,10 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import asyncssh
-import pyte
+from watched import TIMEOUT, WatchedScreen
 
 from net.ssh.server import SshTable
 
-TIMEOUT = 30.0
 OpenTable = Callable[..., Awaitable[SshTable]]  # the `open_table` fixture (conftest.py)
 
 # What a terminal sends for the keys the tests press.
@@ -25,17 +24,15 @@ KEYS = {
 }
 
 
-class Player(asyncssh.SSHClientSession[bytes]):
+class Player(WatchedScreen, asyncssh.SSHClientSession[bytes]):
     """One SSH session: what it drew (`screen`), what it said on stderr, how it ended."""
 
     def __init__(self, cols: int, rows: int, input_ends: bool = False) -> None:
-        self.screen = pyte.Screen(cols, rows)
-        self.stream = pyte.ByteStream(self.screen)
+        super().__init__(cols, rows)
         self.raw = bytearray()
         self.stderr = b""
         self.status: int | None = None
         self.closed = asyncio.Event()
-        self._changed = asyncio.Event()
         self.conn: asyncssh.SSHClientConnection | None = None
         self.chan: asyncssh.SSHClientChannel[bytes] | None = None
         self.input_ends = input_ends
@@ -63,19 +60,14 @@ class Player(asyncssh.SSHClientSession[bytes]):
         self._changed.set()
 
     # -- reading the screen --------------------------------------------------------------------
-    def text(self) -> str:
-        return "\n".join(line.rstrip() for line in self.screen.display)
+    def gone(self) -> str | None:
+        return "the session closed" if self.closed.is_set() else None
+
+    def report(self) -> str:
+        return f"\nstderr: {self.stderr!r}"
 
     def line(self, row: int) -> str:
         return self.screen.display[row]
-
-    def find(self, text: str) -> tuple[int, int] | None:
-        """(column, row) where `text` starts on the screen."""
-        for row, line in enumerate(self.screen.display):
-            col = line.find(text)
-            if col >= 0:
-                return col, row
-        return None
 
     def reversed_text(self) -> str:
         """The characters drawn in reverse video (Textual's focused button)."""
@@ -84,25 +76,6 @@ class Player(asyncssh.SSHClientSession[bytes]):
             "".join(screen.buffer[row][col].data for col in range(screen.columns)
                     if screen.buffer[row][col].reverse).strip()
             for row in range(screen.lines))
-
-    async def wait_for(self, check: Callable[[], Any] | str, what: str = "",
-                       timeout: float = TIMEOUT) -> Any:
-        """The first true value of `check` (or the position of a text) as the screen changes."""
-        test: Callable[[], Any] = (lambda: self.find(check)) if isinstance(check, str) else check
-        try:
-            async with asyncio.timeout(timeout):
-                while True:
-                    self._changed.clear()
-                    found = test()
-                    if found:
-                        return found
-                    if self.closed.is_set():
-                        raise AssertionError("the session closed")
-                    await self._changed.wait()
-        except (TimeoutError, AssertionError) as exc:
-            raise AssertionError(
-                f"gave up waiting for {what or check!r} ({exc or 'timeout'}); screen:\n"
-                f"{self.text()}\nstderr: {self.stderr!r}") from None
 
     async def wait_closed(self, timeout: float = TIMEOUT) -> None:
         await asyncio.wait_for(self.closed.wait(), timeout)

@@ -11,30 +11,27 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import aiohttp
-import pyte
+from watched import TIMEOUT, WatchedScreen
 
 from net.web.server import WebTable
 
-TIMEOUT = 30.0
 OpenWeb = Callable[..., Awaitable[WebTable]]  # the `open_web` fixture (conftest.py)
 KEYS = {"enter": "\r", "tab": "\t", "escape": "\x1b", "down": "\x1b[B", "up": "\x1b[A",
         "right": "\x1b[C", "left": "\x1b[D", "f5": "\x1b[15~"}
 
 
-class WebPlayer:
+class WebPlayer(WatchedScreen):
     """One browser: its cookies, and its tab's websocket once `open` is called."""
 
     def __init__(self, port: int, cols: int = 100, rows: int = 30) -> None:
+        super().__init__(cols, rows)
         self.port = port
         self.base = f"http://127.0.0.1:{port}"
         self.http = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
-        self.screen = pyte.Screen(cols, rows)
-        self.stream = pyte.ByteStream(self.screen)
         self.size = (cols, rows)
         self.ws: aiohttp.ClientWebSocketResponse | None = None
         self.closed: aiohttp.WSMessage | None = None  # the close frame, once it came
         self.texts: list[str] = []  # text messages from the table (a pong)
-        self._changed = asyncio.Event()
         self._reader: asyncio.Task[None] | None = None
 
     async def load(self) -> aiohttp.ClientResponse:
@@ -75,30 +72,8 @@ class WebPlayer:
         """The line the table closed the tab with."""
         return str(self.closed.extra or "") if self.closed is not None else ""
 
-    def text(self) -> str:
-        return "\n".join(line.rstrip() for line in self.screen.display)
-
-    def find(self, text: str) -> tuple[int, int] | None:
-        for row, line in enumerate(self.screen.display):
-            if (col := line.find(text)) >= 0:
-                return col, row
-        return None
-
-    async def wait_for(self, check: Callable[[], Any] | str, what: str = "",
-                       timeout: float = TIMEOUT) -> Any:
-        test: Callable[[], Any] = (lambda: self.find(check)) if isinstance(check, str) else check
-        try:
-            async with asyncio.timeout(timeout):
-                while True:
-                    self._changed.clear()
-                    if found := test():
-                        return found
-                    if self.closed is not None:
-                        raise AssertionError("the tab closed")
-                    await self._changed.wait()
-        except (TimeoutError, AssertionError) as exc:
-            raise AssertionError(f"gave up waiting for {what or check!r} ({exc or 'timeout'}); "
-                                 f"screen:\n{self.text()}") from None
+    def gone(self) -> str | None:
+        return "the tab closed" if self.closed is not None else None
 
     async def wait_closed(self, timeout: float = TIMEOUT) -> int | None:
         """The close code the table closed the tab with."""

@@ -74,19 +74,22 @@ def trusted_proxies() -> tuple[Network, ...]:
     return networks(os.environ.get(PROXIES_ENV, ""))
 
 
+def trusted(peer: str, proxies: tuple[Network, ...]) -> bool:
+    """Whether `peer` is one of the proxies (balancers) `proxies` names."""
+    try:
+        ip = ipaddress.ip_address(peer)
+    except ValueError:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return any(ip in net for net in proxies)
+
+
 def client(peer: str, forwarded: list[str], proxies: tuple[Network, ...]) -> str:
     """The address a connection from `peer` counts under: `peer` itself, unless `peer` is a
     trusted proxy; then the last address in its `forwarded` headers (the one that proxy
     wrote: a client's own header comes before it)."""
-    if not proxies or not forwarded:
-        return peer
-    try:
-        ip = ipaddress.ip_address(peer)
-    except ValueError:
-        return peer
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    if not any(ip in net for net in proxies):
+    if not forwarded or not trusted(peer, proxies):
         return peer
     last = forwarded[-1].split(",")[-1].strip()
     try:

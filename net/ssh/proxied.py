@@ -30,7 +30,7 @@ import struct
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from net.relay.addresses import Network
+from net.relay.addresses import Network, trusted
 
 log = logging.getLogger("tabletop.sshd")
 
@@ -88,17 +88,6 @@ def origin(head: bytes, rest: bytes) -> Origin:
     target = ipaddress.ip_address(rest[size:2 * size])
     port = struct.unpack("!H", rest[2 * size + 2:2 * size + 4])[0]
     return Origin(str(source), str(target), port)
-
-
-def trusted(peer: str, proxies: tuple[Network, ...]) -> bool:
-    """Whether `peer` is one of the balancers `proxies` names."""
-    try:
-        ip = ipaddress.ip_address(peer)
-    except ValueError:
-        return False
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    return any(ip in net for net in proxies)
 
 
 async def _exactly(loop: asyncio.AbstractEventLoop, sock: socket.socket, size: int) -> bytes:

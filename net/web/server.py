@@ -175,8 +175,7 @@ class WebTable:
             return True
         if request.headers.get("X-Forwarded-Proto", "").lower() != "https":
             return False
-        peer = _peer(request)
-        return addresses.client(peer, ["192.0.2.1"], self.config.trusted) != peer
+        return addresses.trusted(_peer(request), self.config.trusted)
 
     async def index(self, request: web.Request) -> web.Response:
         if not self.door.let_in(request):

@@ -506,6 +506,9 @@ def way_back() -> Callable[[], Screen[Any]] | None:
     seat = comeback.seat()
     if seat is None:
         return None
+    # Taken once: the way back writes it again when it succeeds (a seat taken, a game dealt);
+    # a room that is gone for good is not tried at every start after.
+    comeback.left()
     if seat.record is not None:
         from net.host.hosting import HostPlan
         from tui.screens.host import HostScreen

@@ -1,7 +1,8 @@
 """Where this player sits, so that an app which ended without their leaving takes them back
 there when it starts again (`tabletop-tui back`): a browser tab reloaded or closed, an SSH
 connection that dropped. Those apps are hung up on (SIGHUP), never asked, so what they were
-doing is still written here; a player who leaves a table by a key (Esc, quit) clears it.
+doing is still written here; a player who leaves a table by a key (Esc, quit) clears it, and
+`back` takes it once (the way back writes it again when it gets there).
 
 One private file in the data directory, for a guest their room (their seat token comes back
 with it, net.peer.tokens) and for a host the record of the game being hosted (resumed as

@@ -294,6 +294,8 @@ async def test_a_seat_is_remembered_until_its_player_leaves_it_by_a_key(relay: R
         assert opening is not None
         again = opening()
         assert isinstance(again, JoinScreen) and (again.code, again.player) == (code, "Pia")
+        assert way_back() is None  # taken once: only a seat taken again writes it again
+        comeback.seated(code, "Pia", relay.url)
         await pilot.press("escape")
         await until(pilot, lambda: lobby.link.closed.is_set() or lobby._gone, "the leaving")
     assert comeback.seat() is None and way_back() is None

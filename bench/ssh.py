@@ -1,7 +1,7 @@
 """SSH table benchmark: `python -m bench.ssh` prints figures (it asserts nothing).
 
 A relay and the SSH server run in this process, as `tabletop-tui serve --ssh` runs them; the
-players are asyncssh clients feeding a terminal emulator (pyte, from the test extra). Printed:
+players are asyncssh clients reading the text their terminal would show. Printed:
   * connect to painted menu: from opening the TCP connection to the whole main menu on the
     player's screen (key exchange, login, the child's start and first paint), one player at a
     time, then a burst of players connecting at once (median and slowest; the burst's players
@@ -11,6 +11,8 @@ players are asyncssh clients feeding a terminal emulator (pyte, from the test ex
     once all sessions sit idle in the menu, what the server process itself grew by per session,
     and the fork server's own PSS (the app imported once for all sessions);
   * how many idle sessions fit in 1 GiB, from PSS plus the server's and the fork server's share;
+  * the same once the kernel has merged the sessions' alike pages, where it does (KSM;
+    `--merge` turns it on once the sessions are idle, as root);
   * the aims of issue #25 beside what was measured: the median of a burst of 20 under 0.3 s,
     and under 15 MiB PSS per idle session;
   * under attack: a fresh table with the default limits while an attacker (another process,
@@ -24,29 +26,38 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
+import re
 import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 
 import asyncssh
-import pyte
 
 from net.relay.server import Relay
 from net.ssh.limits import SshLimits
 from net.ssh.server import SshConfig, SshTable
 
 MENU = ("Host a game", "Quit")  # the first and the last line of the painted menu
+# A terminal's control sequences (CSI, OSC, and the short escapes), which carry no text.
+CONTROL = re.compile(rb"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[ -/]*[0-~]")
 ATTACKER = "127.0.0.66"  # loopback addresses: every one of 127/8 reaches the table
 HONEST = [f"127.0.0.{10 + i}" for i in range(5)]
 HONEST_PATIENCE = 30.0  # seconds an honest player waits for the menu before giving up
 AIM_BURST = 20  # players arriving at once (issue #25's aims)
 AIM_SECONDS = 0.3  # median seconds from connecting to the painted menu in that burst
 AIM_PSS_MIB = 15.0  # PSS of an idle session
+KSM = "/sys/kernel/mm/ksm"  # the kernel's merging of alike pages
+MERGE_SCAN = 2000  # pages it scans a round (20 ms) while --merge has it on (100 by default)
+MERGE_WAIT = 120.0  # seconds to wait for its scans at most
+# Scans of every page before measuring: a page whose content held still over one scan is a
+# candidate, merged when a later one finds its twin.
+MERGE_SCANS = 4
 MOUSE = b"".join(b"\x1b[<35;%d;%dM" % (1 + i % 100, 1 + i % 30) for i in range(2000))
 ATTACKS = {  # what the attacker does, how many times
     "idle": ("holds idle connections that never log in", 400),
@@ -57,21 +68,24 @@ ATTACKS = {  # what the attacker does, how many times
 
 
 class Watcher(asyncssh.SSHClientSession[bytes]):
-    """One player's screen; `painted` is done once the whole menu shows (an error if the
-    session ends before)."""
+    """One player's screen; `painted` is done once the whole menu has come (an error if the
+    session ends before). It reads the text of what came, without the terminal's control
+    sequences, and does not draw it: drawing is the player's machine's work, which on this one
+    machine would take the cores from the table it measures (a terminal emulator in Python
+    costs more than a start)."""
 
     def __init__(self) -> None:
-        self.screen = pyte.Screen(100, 30)
-        self.stream = pyte.ByteStream(self.screen)
+        self.came = bytearray()
         self.painted: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
     def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
         if self.painted.done():
             return  # nothing more to read from its screen
-        self.stream.feed(data)
-        text = "\n".join(self.screen.display)
-        if all(item in text for item in MENU):
-            self.painted.set_result(None)
+        self.came += data
+        if MENU[-1].encode() in self.came:
+            text = CONTROL.sub(b"", self.came).decode("utf-8", "replace")
+            if all(item in text for item in MENU):
+                self.painted.set_result(None)
 
     def connection_lost(self, exc: Exception | None) -> None:
         if not self.painted.done():
@@ -146,7 +160,7 @@ async def close_table(relay: Relay, table: SshTable) -> None:
     await relay.stop()
 
 
-async def run(sessions: int, burst: int, starts: int) -> None:
+async def run(sessions: int, burst: int, starts: int, merge: bool) -> None:
     places = sessions + burst + 2  # every player comes from this machine: one address
     relay, table = await open_table(max_sessions=places, per_address=places, per_minute=10_000,
                                     starts=starts)
@@ -168,7 +182,7 @@ async def run(sessions: int, burst: int, starts: int) -> None:
             sys.executable, "-m", "bench.ssh", "--burst-players", str(port), str(burst),
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
         assert players.stdout is not None
-        burst_times, burst_wall = json.loads(
+        burst_times, burst_wall, players_cpu = json.loads(
             await asyncio.wait_for(players.stdout.readline(), 120))
         burst_cpu = time.process_time() - cpu_before
         await asyncio.sleep(2.0)  # let every child settle in its menu
@@ -177,6 +191,12 @@ async def run(sessions: int, burst: int, starts: int) -> None:
         child_cpu = statistics.mean(cpu_seconds(pid) for pid in pids)
         forks = memory_kib(table.forks.pid or "self")
         server_after = memory_kib("self")
+        merged = None
+        if merge:
+            with merging_on():
+                merged = await merged_memory(pids)
+        elif merging():
+            merged = await merged_memory(pids)
     finally:
         if players is not None:
             players.kill()
@@ -197,28 +217,73 @@ async def run(sessions: int, burst: int, starts: int) -> None:
           " at once)")
     print(f"  connect to painted menu: first start {warm:.2f} s; then {spread(times)}")
     print(f"  {burst} connecting at once: {spread(burst_times)} "
-          f"(all painted after {burst_wall:.2f} s; the table's process used {burst_cpu:.2f} s "
-          "of CPU)")
+          f"(all painted after {burst_wall:.2f} s; CPU used by the table's process "
+          f"{burst_cpu:.2f} s, by the players' {players_cpu:.2f} s)")
     print(f"  CPU of a session's app to its idle menu: {child_cpu:.3f} s")
     print(f"  memory per idle session ({count} sessions): PSS {mib(pss)} (RSS {mib(rss)}, "
           f"USS {mib(uss)}); the server grew {mib(server_share)} per session; the fork server "
           f"(shared by all) PSS {mib(forks['Pss'])}")
     print(f"  sessions in 1 GiB (PSS + the server's and fork server's shares): "
           f"{int(1024 * 1024 // per_session)}")
+    if merged is None:
+        print(f"  the kernel's merging of alike pages (KSM) is off here ({KSM}/run); "
+              "--merge turns it on for the run")
+    else:
+        merged_pss, merged_uss = merged
+        per_merged = merged_pss + server_share + forks["Pss"] / count
+        print(f"  once the kernel merged alike pages (KSM): PSS {mib(merged_pss)} (USS "
+              f"{mib(merged_uss)}); sessions in 1 GiB: {int(1024 * 1024 // per_merged)}")
     print("  aims (issue #25): connect to painted menu under "
           f"{AIM_SECONDS} s with {AIM_BURST} arriving at once: "
           + (f"median {statistics.median(burst_times):.2f} s" if burst == AIM_BURST
              else f"not measured (a burst of {burst})")
-          + f"; under {AIM_PSS_MIB:.0f} MiB PSS per idle session: {mib(pss)}")
+          + f"; under {AIM_PSS_MIB:.0f} MiB PSS per idle session: {mib(pss)}"
+          + ("" if merged is None else f" ({mib(merged[0])} with KSM)"))
+
+
+def merging() -> bool:
+    """Whether the kernel merges alike pages (KSM) on this machine now."""
+    try:
+        return (Path(KSM) / "run").read_text().strip() == "1"
+    except OSError:
+        return False
+
+
+async def merged_memory(pids: list[int]) -> tuple[float, float]:
+    """Mean PSS and USS of the idle sessions `pids` in KiB once the kernel's merging has
+    scanned every page MERGE_SCANS times, MERGE_WAIT s at most."""
+    scans = Path(KSM) / "full_scans"
+    until = int(scans.read_text()) + MERGE_SCANS
+    for _ in range(int(MERGE_WAIT)):
+        if int(scans.read_text()) >= until:
+            break
+        await asyncio.sleep(1.0)
+    memory = [memory_kib(pid) for pid in pids]
+    return (statistics.mean(m["Pss"] for m in memory), statistics.mean(m["Uss"] for m in memory))
+
+
+@contextlib.contextmanager
+def merging_on() -> Iterator[None]:
+    """The kernel's merging of alike pages on for a while, scanning fast (root only), then as
+    it was."""
+    knobs = {name: (Path(KSM) / name).read_text().strip() for name in ("run", "pages_to_scan")}
+    try:
+        (Path(KSM) / "pages_to_scan").write_text(str(MERGE_SCAN))
+        (Path(KSM) / "run").write_text("1")
+        yield
+    finally:
+        for name, value in knobs.items():
+            (Path(KSM) / name).write_text(value)
 
 
 async def burst_players(port: int, count: int) -> None:
     """A burst's players, in a process of their own as players are on machines of their own
     (their key exchanges and terminals are not the table's work): they connect at once, print
     their seconds to the menu and the burst's (one JSON line), and stay until killed."""
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     results = await asyncio.gather(*(session(port, f"burst{i}") for i in range(count)))
-    print(json.dumps([[t for t, _, _ in results], time.perf_counter() - started]), flush=True)
+    print(json.dumps([[t for t, _, _ in results], time.perf_counter() - started,
+                      time.process_time() - cpu]), flush=True)
     await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
 
 
@@ -324,6 +389,9 @@ def main() -> None:
                         help="sessions starting at once, the rest waiting in turn (default: "
                              "one a core, as a table does; 99: all at once, as before #25)")
     parser.add_argument("--no-attacks", action="store_true", help="skip the attacks")
+    parser.add_argument("--merge", action="store_true",
+                        help="turn the kernel's merging of alike pages (KSM) on once the "
+                             "sessions are idle (root), and print their memory once it merged")
     parser.add_argument("--attacker", nargs=2, metavar=("KIND", "PORT"), help=argparse.SUPPRESS)
     parser.add_argument("--burst-players", nargs=2, type=int, metavar=("PORT", "COUNT"),
                         help=argparse.SUPPRESS)
@@ -337,7 +405,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="tabletop-bench-ssh-") as home:
         os.environ["TABLETOP_TUI_HOME"] = str(Path(home) / "data")
         os.environ["TABLETOP_TUI_ROOMS"] = str(Path(home) / "rooms")
-        asyncio.run(run(args.sessions, args.burst, args.starts))
+        asyncio.run(run(args.sessions, args.burst, args.starts, args.merge))
         if not args.no_attacks:
             asyncio.run(attacks())
 

@@ -18,6 +18,7 @@ import socket
 import sys
 import time
 from collections import deque
+from pathlib import Path
 from typing import Any
 
 from net.ssh import forkserver
@@ -31,6 +32,7 @@ RESTART_MOST = 30.0
 YOUNG = 10.0  # a fork server that lived less than this many seconds died young
 START_TIMEOUT = 60.0  # seconds a fork server may take to import and warm the app
 LOG_LINE = 300  # characters kept of a line the fork server writes on its stderr
+KSM_RUN = "/sys/kernel/mm/ksm/run"  # "1" while the kernel merges alike pages
 
 
 class ForkServerGone(OSError):
@@ -95,6 +97,7 @@ class _Server:
         self.gone = asyncio.Event()
         self.asked: deque[asyncio.Future[Forked]] = deque()
         self.children: dict[int, Forked] = {}
+        self.merging = False  # whether it asked the kernel to merge alike pages
         self._loop = asyncio.get_running_loop()
         self._loop.add_reader(sock.fileno(), self._readable)
         assert proc.stderr is not None
@@ -111,6 +114,7 @@ class _Server:
             self._lost()
             return
         if "ready" in message:
+            self.merging = bool(message.get("merging"))
             if not self.ready.done():
                 self.ready.set_result(None)
         elif "exit" in message:
@@ -251,6 +255,7 @@ class Forks:
     async def _keep(self) -> None:
         """Run a fork server; when it ends, say so and start another."""
         delay = 0.0
+        told = False  # whether the log has said if the kernel merges sessions' alike pages
         while True:
             try:
                 server = await self._launch()
@@ -263,6 +268,9 @@ class Forks:
                 try:
                     await asyncio.wait_for(asyncio.shield(server.ready), START_TIMEOUT)
                     self._failing = False
+                    if not told:
+                        told = True
+                        log.info("sessions' alike memory pages: %s", merging_said(server.merging))
                 except TimeoutError:
                     log.error("the fork server (pid %d) did not get ready in %.0f s",
                               server.proc.pid, START_TIMEOUT)
@@ -301,6 +309,21 @@ class Forks:
             theirs.close()
         ours.setblocking(False)
         return _Server(proc, ours)
+
+
+def merging_said(asked: bool) -> str:
+    """Whether the kernel merges sessions' alike pages, for the operator (see
+    net.ssh.forkserver): it must have been asked, and merging must be on."""
+    if not asked:
+        return "not merged (this kernel cannot be asked to: Linux 6.4 or later can)"
+    try:
+        running = Path(KSM_RUN).read_text().strip() == "1"
+    except OSError:
+        running = False
+    if running:
+        return "merged by the kernel (KSM)"
+    return (f"not merged: the kernel's merging is off ({KSM_RUN}); turning it on about halves "
+            "an idle session's memory")
 
 
 def _status(code: int) -> str:

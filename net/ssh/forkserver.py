@@ -14,12 +14,21 @@ at once then see their menus one after another, the first within a start's time,
 all of them at the end of twenty starts sharing the cores. A child has started once its app says
 so (an app module with `SAYS_STARTED = True` calls `started()` when its first screen is on the
 terminal; any other app has started once forked), once it has ended, or after START_PATIENCE
-seconds whatever it does. A child that says it has started runs SETTLED_NICE lower from then
-on, so the starts of the sessions after it go before the rest of its own (its first screen is
-half of a start's work).
+seconds whatever it does. The rest of a start (about half its work: the keys under the menu, the
+notes) waits while other sessions wait to start or are starting, HOLD_MOST seconds at most, and
+runs SETTLED_NICE lower from then on: twenty players arriving at once see their menus in the
+time of twenty first screens, each of them filled in a moment later.
+
+Sessions hold most of their memory in pages alike in every session (the fork server's, copied
+once a session writes to them, most of them alike again once it settles): the fork server asks
+the kernel to merge alike pages (KSM, Linux 6.4 and later), which it does on a machine whose
+operator has turned merging on (/sys/kernel/mm/ksm/run), about halving an idle session's memory.
+A session runs only this app, so a player cannot run the code that the timing attacks on merged
+pages need.
 
 The table talks to it over a Unix SEQPACKET socket (FD), one JSON message a packet:
-  * `{"ready": PID}` once warm;
+  * `{"ready": PID, "merging": BOOL}` once warm (merging: whether the kernel was asked to merge
+    alike pages, see `merge_alike_pages`);
   * the table asks `{"argv", "env", "cwd", "memory", "nice"}` with the session's pseudo-terminal
     passed along (SCM_RIGHTS), and gets `{"pid": PID}` with a pidfd of the child (to signal it
     with no risk of hitting a reused pid), or `{"error": TEXT}`, in the order asked (a PID once
@@ -42,12 +51,14 @@ from __future__ import annotations
 
 import array
 import contextlib
+import ctypes
 import errno
 import fcntl
 import gc
 import importlib
 import json
 import locale
+import math
 import os
 import resource
 import select
@@ -67,8 +78,12 @@ MAX_MESSAGE = 1 << 16  # bytes of one packet: argv and a clean environment fit m
 OOM_SCORE_ADJ = 500
 # Seconds a child may take to start before the next one is forked all the same.
 START_PATIENCE = 2.0
-# A child's end of the pipe it closes to say it has started (see `started`).
+# A child's end of the pipe it closes to say it has started (see `started`), and of the pipe
+# whose end tells it to go on with the rest of its start.
 START_FD = 3
+HOLD_FD = 4
+# Seconds a started child holds the rest of its start at most, whoever else is starting.
+HOLD_MOST = 1.5
 # How much lower a session runs once it has started (nice): a start goes before what the
 # sessions already started do (half of a start's work comes after its first screen).
 SETTLED_NICE = 3
@@ -124,10 +139,10 @@ def _noop(signum: int, frame: object) -> None:
     """SIGCHLD's handler: its only job is to wake the loop through the wakeup descriptor."""
 
 
-def serve(sock: socket.socket, starts: int) -> Job | None:
+def serve(sock: socket.socket, starts: int, merging: bool = False) -> Job | None:
     """Fork a child per request until the table goes (None), at most `starts` of them starting
-    at once. Returns in a child only, with its job: the child goes on from `main` with nothing
-    of the loop left."""
+    at once; `merging` is told to the table. Returns in a child only, with its job: the child
+    goes on from `main` with nothing of the loop left."""
     wake_r, wake_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
     signal.set_wakeup_fd(wake_w)
     signal.signal(signal.SIGCHLD, _noop)
@@ -135,22 +150,26 @@ def serve(sock: socket.socket, starts: int) -> Job | None:
     poll.register(sock, select.POLLIN)
     poll.register(wake_r, select.POLLIN)
     waiting: deque[Job | str] = deque()  # asked and not answered yet: a job, or an error
-    starting: dict[int, float] = {}  # a starting child's start pipe: by when it must start
-    send(sock, {"ready": os.getpid()})
+    # A starting child's start pipe: by when it must start, and its hold pipe's end.
+    starting: dict[int, tuple[float, int]] = {}
+    held: dict[int, float] = {}  # a started child's hold pipe's end: by when it goes on
+    send(sock, {"ready": os.getpid(), "merging": merging})
     while True:
-        patience = min(starting.values(), default=None)
-        timeout = None if patience is None else max(0, int(1000 * (patience - time.monotonic())))
+        deadlines = [deadline for deadline, _hold in starting.values()] + [*held.values()]
+        timeout = (max(0, math.ceil(1000 * (min(deadlines) - time.monotonic())))
+                   if deadlines else None)
         readable = {fd for fd, _events in poll.poll(timeout)}
         if wake_r in readable:
             with contextlib.suppress(BlockingIOError):
                 os.read(wake_r, 4096)
             _reap(sock)
         now = time.monotonic()
-        for fd, deadline in list(starting.items()):
+        for fd, (deadline, hold_w) in list(starting.items()):
             if fd in readable or deadline <= now:  # started, ended or out of patience
                 poll.unregister(fd)
                 os.close(fd)
                 del starting[fd]
+                held[hold_w] = now + HOLD_MOST
         if sock.fileno() in readable:
             message, fds = receive(sock)
             if message is None:
@@ -169,16 +188,24 @@ def serve(sock: socket.socket, starts: int) -> Job | None:
                 send(sock, {"error": job})
                 continue
             start_r, start_w = os.pipe2(os.O_CLOEXEC)
-            if _fork(sock, job, start_w):
+            hold_r, hold_w = os.pipe2(os.O_CLOEXEC)
+            if _fork(sock, job, start_w, hold_r):
                 return job
+            os.close(hold_r)
             poll.register(start_r, select.POLLIN)
-            starting[start_r] = time.monotonic() + START_PATIENCE
+            starting[start_r] = (time.monotonic() + START_PATIENCE, hold_w)
+        quiet = not waiting and not starting
+        for fd, deadline in list(held.items()):
+            if quiet or deadline <= now:  # the child goes on with the rest of its start
+                os.close(fd)
+                del held[fd]
 
 
-def _fork(sock: socket.socket, job: Job, start_w: int) -> bool:
+def _fork(sock: socket.socket, job: Job, start_w: int, hold_r: int) -> bool:
     """Fork the child for `job` and tell the table; True in the child, which keeps `start_w`
-    to say it has started, and whose end of the other descriptors `become_session` closes."""
-    global _start_fd
+    to say it has started and `hold_r` to hear when to go on, and whose end of the other
+    descriptors `become_session` closes."""
+    global _start_fd, _hold_fd
     sys.stdout.flush()
     sys.stderr.flush()
     gc.freeze()  # whatever the loop made since: the child's collector never touches it
@@ -192,7 +219,7 @@ def _fork(sock: socket.socket, job: Job, start_w: int) -> bool:
     if pid == 0:
         signal.set_wakeup_fd(-1)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-        _start_fd = start_w
+        _start_fd, _hold_fd = start_w, hold_r
         return True
     os.close(job.terminal)
     os.close(start_w)
@@ -217,18 +244,36 @@ def _reap(sock: socket.socket) -> None:
 
 # -- a child -----------------------------------------------------------------------------------
 _start_fd = -1  # in a child still starting: the start pipe's end it closes when it has started
+_hold_fd = -1  # and the hold pipe's end, at whose end it goes on
 
 
 def started() -> None:
     """Say that this session's app has started (its first screen is out): the next session
-    waiting is forked, and this one runs SETTLED_NICE lower from now on. Once; later calls, and
-    calls outside a child, do nothing."""
-    global _start_fd
+    waiting is forked, and this one runs SETTLED_NICE lower from now on, once the sessions
+    waiting or starting have started (HOLD_MOST seconds at most: the caller waits here). Once;
+    later calls, and calls outside a child, do nothing."""
+    global _start_fd, _hold_fd
     if _start_fd >= 0:
         fd, _start_fd = _start_fd, -1
         os.close(fd)
         if SETTLED_NICE:
-            os.nice(SETTLED_NICE)
+            lower(SETTLED_NICE)
+    if _hold_fd >= 0:
+        fd, _hold_fd = _hold_fd, -1
+        with contextlib.suppress(InterruptedError):
+            select.select([fd], [], [], HOLD_MOST)
+        os.close(fd)
+
+
+def lower(nice: int) -> None:
+    """Run `nice` lower, against the other sessions too. Each session is a session leader, which
+    a kernel with autogroups (most desktop and server kernels) puts in a scheduling group of its
+    own, and groups share the processor equally whatever their processes' nice: the group's
+    nice must follow (best effort: the kernel lets an unprivileged process change it only so
+    often; a table in a cgroup of its own, see the README's unit, has no autogroups)."""
+    os.nice(nice)
+    with contextlib.suppress(OSError), open("/proc/self/autogroup", "w") as group:
+        group.write(str(os.getpriority(os.PRIO_PROCESS, 0)))
 
 
 def become_session(job: Job) -> None:
@@ -239,15 +284,20 @@ def become_session(job: Job) -> None:
         os.dup2(job.terminal, fd)
     if os.isatty(0):  # a web tab's child is handed a socket, which controls nothing
         fcntl.ioctl(0, termios.TIOCSCTTY, 0)
-    # Nothing of the fork server stays open but the start pipe: not its socket to the table, its
-    # wakeup pipe, other children's start pipes and terminals, and the terminal's extra
+    # Nothing of the fork server stays open but the start and hold pipes: not its socket to the
+    # table, its wakeup pipe, other children's pipes and terminals, and the terminal's extra
     # descriptor (the imports hold no file open).
-    global _start_fd
-    if _start_fd >= 0 and _start_fd != START_FD:
-        os.dup2(_start_fd, START_FD, inheritable=False)  # never held open by a subprocess
-        _start_fd = START_FD
-    os.closerange(START_FD + 1 if _start_fd >= 0 else 3,
-                  resource.getrlimit(resource.RLIMIT_NOFILE)[0])
+    global _start_fd, _hold_fd
+    kept = [(fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, HOLD_FD + 1) if fd >= 0 else -1, to)
+            for fd, to in ((_start_fd, START_FD), (_hold_fd, HOLD_FD))]
+    for copy, to in kept:  # in their places (close-on-exec: never held open by a subprocess)
+        if copy >= 0:
+            os.dup2(copy, to, inheritable=False)
+        else:
+            with contextlib.suppress(OSError):
+                os.close(to)
+    _start_fd, _hold_fd = (to if copy >= 0 else -1 for copy, to in kept)
+    os.closerange(HOLD_FD + 1, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
     os.environ.clear()
     os.environ.update(job.env)
     with contextlib.suppress(locale.Error):  # as Python's start does, for the player's locale
@@ -264,7 +314,7 @@ def become_session(job: Job) -> None:
     if job.memory:
         resource.setrlimit(resource.RLIMIT_AS, (job.memory, job.memory))
     if job.nice > 0:
-        os.nice(job.nice)
+        lower(job.nice)
     with contextlib.suppress(OSError), open("/proc/self/oom_score_adj", "w") as adj:
         adj.write(str(OOM_SCORE_ADJ))
 
@@ -288,6 +338,21 @@ def out_of_memory() -> NoReturn:
     os._exit(OUT_OF_MEMORY_EXIT)
 
 
+# prctl's option to let the kernel merge alike pages of all this process's memory, and its
+# children's (Linux 6.4).
+PR_SET_MEMORY_MERGE = 67
+
+
+def merge_alike_pages() -> bool:
+    """Ask the kernel to merge this process's and its children's alike memory pages (see the
+    module's docstring); False where it cannot (an older kernel, no C library to ask)."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(PR_SET_MEMORY_MERGE, 1, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
 def warm(app_name: str) -> ModuleType:
     """Import the app and let it warm up; the fork server must stay single-threaded."""
     app = importlib.import_module(app_name)
@@ -304,10 +369,11 @@ def main(argv: list[str]) -> int:
     starts = int(argv[2]) if len(argv) > 2 else 0
     gc.disable()  # no holes punched in the imported objects' pages before they are shared
     sock = socket.socket(fileno=int(fd))
+    merging = merge_alike_pages()
     app = warm(app_name)
     gc.freeze()
     try:
-        job = serve(sock, starts or len(os.sched_getaffinity(0)))
+        job = serve(sock, starts or len(os.sched_getaffinity(0)), merging)
     except OSError as exc:
         if exc.errno not in (errno.EPIPE, errno.ECONNRESET):
             raise

@@ -46,6 +46,8 @@ async def test_sessions_are_forked_apart_and_a_crash_ends_only_its_own(
     try:
         for player in (ada, bob):
             await player.wait_for("Host a game", "the main menu")
+            # The keys under it come with the rest of the start, after the first frame.
+            await player.wait_for("^q", "the keys under the main menu")
         ada_pid, bob_pid = child_of(table, ada), child_of(table, bob)
         assert ada_pid != bob_pid
         for pid in (ada_pid, bob_pid):
@@ -54,9 +56,14 @@ async def test_sessions_are_forked_apart_and_a_crash_ends_only_its_own(
             limits = Path(f"/proc/{pid}/limits").read_text()
             assert re.search(rf"Max address space\s+{900 << 20}\s+{900 << 20}", limits)
             assert re.search(r"Max core file size\s+0\s+0", limits)
-            # Its own nice, and lower still once its menu is up (a start goes first).
+            # Its own nice, and lower still since its first frame (a start goes first).
             assert os.getpriority(os.PRIO_PROCESS, pid) == \
                 os.getpriority(os.PRIO_PROCESS, 0) + 7 + SETTLED_NICE
+            # Its scheduling group (a kernel's autogroup: one a session) is as nice as it is.
+            group = Path(f"/proc/{pid}/autogroup")
+            if group.exists():
+                assert group.read_text().split()[-1] == \
+                    str(os.getpriority(os.PRIO_PROCESS, 0) + 7 + SETTLED_NICE)
             assert Path(f"/proc/{pid}/oom_score_adj").read_text().strip() == "500"
         os.kill(ada_pid, signal.SIGSEGV)
         await ada.wait_closed()
@@ -172,3 +179,26 @@ def children_of(pid: int) -> list[int]:
             except (FileNotFoundError, ProcessLookupError):
                 pass
     return found
+
+
+MERGE_ANY = re.compile(r"^ksm_merge_any: (\w+)$", re.M)
+
+
+async def test_sessions_let_the_kernel_merge_their_alike_pages(
+    open_table: OpenTable, caplog: pytest.LogCaptureFixture,
+) -> None:
+    ours = Path("/proc/self/ksm_stat")
+    if not ours.exists() or not MERGE_ANY.search(ours.read_text()):
+        pytest.skip("this kernel cannot be asked to merge a process's pages (Linux 6.4)")
+    caplog.set_level(logging.INFO, logger="tabletop.sshd")
+    table = await open_table()
+    ada = await connect(table.port, "ada")
+    try:
+        await ada.wait_for("Host a game", "the main menu")
+        for pid in (table.forks.pid, child_of(table, ada)):
+            stat = MERGE_ANY.search(Path(f"/proc/{pid}/ksm_stat").read_text())
+            assert stat is not None and stat[1] == "yes"
+        said = [r.getMessage() for r in caplog.records if "alike memory pages" in r.getMessage()]
+        assert said and ("merged by the kernel" in said[0] or "merging is off" in said[0])
+    finally:
+        await ada.close()

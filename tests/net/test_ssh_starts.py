@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import select
 import signal
 import socket
 import subprocess
@@ -136,6 +137,44 @@ def test_a_session_runs_lower_once_it_has_started(fork_server: StartForkServer) 
     os.write(ada, b"started\n")
     read_until(ada, b"startling: started")
     assert os.getpriority(os.PRIO_PROCESS, pid) == ours + forkserver.SETTLED_NICE
+
+
+def silent_about(fd: int, text: bytes) -> bytes:
+    """What the child on `fd` writes within SILENCE seconds, which must not hold `text`."""
+    seen = b""
+    while select.select([fd], [], [], SILENCE)[0]:
+        chunk = os.read(fd, 4096)
+        assert text not in seen + chunk, f"{text!r} came"
+        seen += chunk
+    return seen
+
+
+def started_while_another_starts(server: ForkServer) -> tuple[int, int]:
+    """Ada's terminal and Bob's: Ada has said she started while Bob waited, and Bob is
+    forked and starting."""
+    ada = server.ask()
+    assert "pid" in server.answer()
+    read_until(ada, b"startling pid=")
+    bob = server.ask()
+    os.write(ada, b"started\n")
+    assert "pid" in server.answer()
+    read_until(bob, b"startling pid=")
+    return ada, bob
+
+
+def test_the_rest_of_a_start_waits_while_others_start(fork_server: StartForkServer) -> None:
+    ada, bob = started_while_another_starts(fork_server("startling", 1))
+    silent_about(ada, b"startling: started")  # ada holds while bob starts
+    os.write(bob, b"started\n")  # nobody starting, nobody waiting: both go on
+    read_until(bob, b"startling: started")
+    read_until(ada, b"startling: started")
+
+
+def test_a_start_that_never_ends_holds_the_others_only_for_a_while(
+    fork_server: StartForkServer,
+) -> None:
+    ada, _bob = started_while_another_starts(fork_server("startling", 1))
+    read_until(ada, b"startling: started")  # though bob never says it has started
 
 
 def test_an_error_is_answered_in_turn(fork_server: StartForkServer) -> None:

@@ -16,7 +16,7 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.events import Resize
 from textual.message import Message
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from engines import get_engine
 from net import records
@@ -33,6 +33,7 @@ from tui.screens.overlays import LogOverlay
 from tui.screens.results import ResultsScreen
 from tui.widgets import EventLog, room
 from tui.widgets.clocks import SeatClocks, setting_words, span
+from tui.widgets.footer import Footer
 from tui.widgets.topline import fit_parts
 
 # The log needs this many columns beside the board; narrower windows drop the log first.

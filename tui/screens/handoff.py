@@ -7,11 +7,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Vertical
 from textual.content import Content
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Button, Static
 
 from tui.i18n import tr
 from tui.screens.base import TableScreen
 from tui.widgets import ActionButton
+from tui.widgets.footer import Footer
 
 
 class HandoffScreen(TableScreen[bool]):

@@ -7,11 +7,12 @@ from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
-from textual.widgets import Footer, Markdown
+from textual.widgets import Markdown
 
 from tui.help import rules_text
 from tui.i18n import language
 from tui.screens.base import KeySpec, TableScreen
+from tui.widgets.footer import Footer
 
 
 class HelpScreen(TableScreen[None]):

@@ -11,7 +11,7 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
-from textual.widgets import Button, Footer, Input, Select, Static, Switch
+from textual.widgets import Button, Input, Select, Static, Switch
 
 from engines import ENGINE_IDS, get_engine
 from net.host.billboard import MAX_FILL_AFTER
@@ -22,6 +22,7 @@ from tui.i18n import tr
 from tui.screens.base import MAX_NAME, KeySpec, TableScreen
 from tui.screens.lobby import BOT_LEVELS
 from tui.screens.net_lobby import CSS, HostLobbyScreen, host_table
+from tui.widgets.footer import Footer
 
 
 def playable() -> list[str]:

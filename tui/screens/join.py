@@ -8,7 +8,7 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
-from textual.widgets import Button, Footer, Input, Static, Switch
+from textual.widgets import Button, Input, Static, Switch
 
 from net.host.hosting import table_relay
 from net.peer.remote import JoinError, RemoteLink
@@ -19,6 +19,7 @@ from tui.screens.base import MAX_NAME, KeySpec, TableScreen
 from tui.screens.host import login_name
 from tui.screens.net_errors import why
 from tui.screens.net_lobby import CSS, PeerLobbyScreen
+from tui.widgets.footer import Footer
 
 
 class JoinScreen(TableScreen[None]):

@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
-from textual.widgets import Button, Footer, Input, Select, Static, Switch
+from textual.widgets import Button, Input, Select, Static, Switch
 
 from engines import Engine, get_engine
 from net.table import clocks
@@ -21,6 +21,7 @@ from tui import boards, prefs
 from tui.i18n import tr
 from tui.screens.base import MAX_NAME, KeySpec, TableScreen
 from tui.widgets.clocks import setting_words
+from tui.widgets.footer import Footer
 
 BOT_LEVELS = ("random", "strong", "expert")  # each has its label "lobby.bot_<level>"
 SEAT_KINDS = ("person", *BOT_LEVELS)  # seat 0 is always "you"

@@ -7,11 +7,12 @@ from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from tui.i18n import tr
 from tui.screens.base import KeySpec, TableScreen
+from tui.widgets.footer import Footer
 
 MENU_ITEMS = ("play", "host", "join", "tables", "quick", "rules", "settings", "past", "players",
               "quit")

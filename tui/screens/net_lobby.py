@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Input, Select, Static, Switch
+from textual.widgets import Button, Input, Select, Static, Switch
 
 from engines import get_engine
 from net.host.hosting import Room, table_ssh
@@ -37,6 +37,7 @@ from tui.screens.overlays import ConfirmScreen
 from tui.screens.reclaim import ask_reclaim
 from tui.widgets import EventLog
 from tui.widgets.clocks import setting_words
+from tui.widgets.footer import Footer
 
 CSS = """
 NetLobby #netlobby-box { padding: 1 2; height: 1fr; }

@@ -12,13 +12,14 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
-from textual.widgets import Footer, OptionList, Select, Static
+from textual.widgets import OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from engines import ENGINE_IDS, get_engine
 from net import records
 from tui.i18n import localised_name, register, tr
 from tui.screens.base import KeySpec, TableScreen
+from tui.widgets.footer import Footer
 
 ALL = "all"
 

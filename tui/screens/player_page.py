@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.color import Color
 from textual.containers import Vertical
 from textual.content import Content
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 from textual_plotext import PlotextPlot
 
 from engines import get_engine
@@ -21,6 +21,7 @@ from net.players.store import Opponent, Played, StoreError, Summary
 from tui.i18n import register, tr
 from tui.screens.base import KeySpec, TableScreen
 from tui.screens.ratings import number, player_name
+from tui.widgets.footer import Footer
 
 
 class PlayerPage(TableScreen[None]):

@@ -13,7 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
-from textual.widgets import DataTable, Footer, Static, Tab, Tabs
+from textual.widgets import DataTable, Static, Tab, Tabs
 
 from engines import ENGINE_IDS, get_engine
 from net.players import identity, ladder
@@ -21,6 +21,7 @@ from net.players.store import Standing, StoreError
 from tui.i18n import count_key, is_you, register, tr
 from tui.screens.base import KeySpec, TableScreen
 from tui.screens.ratings import number, player_name
+from tui.widgets.footer import Footer
 
 # The longest ladder shown; a player further down still sees their own line below it.
 SHOWN = 100

@@ -18,7 +18,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.events import Resize
 from textual.timer import Timer
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from net import records
 from tui import boards
@@ -30,6 +30,7 @@ from tui.screens.overlays import LogOverlay
 from tui.screens.stats import stats_overlay
 from tui.widgets import EventLog, room
 from tui.widgets.actions import ActionBar
+from tui.widgets.footer import Footer
 from tui.widgets.summary import never_offer
 from tui.widgets.topline import fit_parts
 

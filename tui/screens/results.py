@@ -15,7 +15,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Button, Static
 
 from engines import get_engine
 from engines.stats import Stat
@@ -27,6 +27,7 @@ from tui.i18n import tr, you_key
 from tui.screens.base import KeySpec, TableScreen
 from tui.screens.ratings import number, unrated
 from tui.screens.verdict import verify_line
+from tui.widgets.footer import Footer
 from tui.widgets.stats import StatsTable
 
 

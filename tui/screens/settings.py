@@ -9,7 +9,7 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.widgets import Button, Footer, Input, RadioButton, RadioSet, Static
+from textual.widgets import Button, Input, RadioButton, RadioSet, Static
 
 from themes import THEME_NAMES
 from tui import prefs
@@ -17,6 +17,7 @@ from tui.i18n import LANGUAGE_NAMES, LANGUAGES, language, tr
 from tui.screens.base import MAX_NAME, KeySpec, TableScreen
 from tui.screens.lobby import BOT_LEVELS
 from tui.widgets import ActionButton
+from tui.widgets.footer import Footer
 
 
 class SettingsScreen(TableScreen[None]):

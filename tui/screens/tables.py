@@ -18,7 +18,7 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.widgets import Footer, Input, OptionList, Select, Static
+from textual.widgets import Input, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from net.discovery import DEFAULT_PORT, server_url
@@ -32,6 +32,7 @@ from tui.screens.host import HostScreen, playable
 from tui.screens.join import JoinScreen
 from tui.screens.lobby import BOT_LEVELS
 from tui.screens.menu import GamePickerScreen
+from tui.widgets.footer import Footer
 
 ALL = "all"
 REFRESH_EVERY = 5.0  # seconds between two looks at the relay while the screen is shown

@@ -1,13 +1,16 @@
 """What a web table allows, so that one busy address cannot crowd out everyone else: tabs at
-once in all, per address and per player (a browser's identity), new tabs per address per
-minute, logins in progress per address, how long a tab may sit without a key pressed, and how
-much one tab may send. Counted as the SSH table counts (net.ssh.limits, whose rate and
-password clocks it uses): IPv4 alone, IPv6 by its /64, the machine's own loopback as one.
+once in all, per address and per player (a browser's identity), connections at once in all
+and per address, new tabs per address per minute, logins in progress per address, how long a
+tab may sit without a key pressed, and how much one tab may send. Counted as the SSH table
+counts (net.ssh.limits, whose rate and password clocks it uses): IPv4 alone, IPv6 by its /64,
+the machine's own loopback as one.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+BROWSER_FETCHES = 6  # connections a browser opens to one site at most, for its page and files
 
 
 @dataclass(frozen=True)
@@ -23,6 +26,18 @@ class WebLimits:
     max_rows: int = 200
     session_memory: int = 1024  # MiB of address space a tab's app may take (RLIMIT_AS)
     session_nice: int = 5  # how much lower a tab's app runs than the server (nice)
+
+    @property
+    def per_address_connections(self) -> int:
+        """Connections one address may hold open at once: for each of its tabs, its websocket
+        and a browser's fetches of the page and its files (six at a time)."""
+        return self.per_address * (1 + BROWSER_FETCHES)
+
+    @property
+    def max_connections(self) -> int:
+        """Connections open at once from all addresses: as many for each tab, and for an
+        address's worth of tabs coming."""
+        return (self.max_tabs + self.per_address) * (1 + BROWSER_FETCHES)
 
     def __post_init__(self) -> None:
         if min(self.max_tabs, self.per_address, self.per_minute) < 1 or self.idle_minutes < 0:

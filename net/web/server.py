@@ -38,7 +38,7 @@ from net.ssh.keys import player_dir
 from net.ssh.limits import AddressRate, Guesses, counted
 from net.ssh.server import APP, MIB, Beside, base_env, lasted, player_env
 from net.ssh.session import take_report
-from net.web import door, page
+from net.web import door, gate, page
 from net.web.inside import WEB_ENV
 from net.web.limits import WebLimits
 from net.web.tab import POLICY, Tab, TabApp
@@ -47,6 +47,7 @@ log = logging.getLogger("tabletop.web")
 
 STATIC = Path(textual_serve.__file__).parent / "static"
 TITLE = "tabletop-tui"
+KEEPALIVE = 15.0  # seconds an idle connection of a browser's is kept for its next request
 HEADERS = {  # on every answer: no framing by another site, no guessing of types, no referrer
     "X-Frame-Options": "DENY",
     "Content-Security-Policy": "frame-ancestors 'none'",
@@ -103,6 +104,10 @@ class WebTable:
         self.forks = forks or Forks(APP, base_env(), self.limits.session_memory * MIB,
                                     self.limits.session_nice)
         self._runner: web.AppRunner | None = None
+        self._listener: asyncio.Server | None = None
+        # Open connections by address (net.web.gate), counted as tabs are.
+        self.connections = gate.Connections(self.limits, config.trusted,
+                                            lambda addr: self.group(addr))
 
     # -- running -----------------------------------------------------------------------------
     def application(self) -> web.Application:
@@ -122,12 +127,14 @@ class WebTable:
             self.forks.start()
         try:
             self._runner = web.AppRunner(self.application(), access_log=None,
-                                         handle_signals=False, shutdown_timeout=1.0)
+                                         handle_signals=False, shutdown_timeout=1.0,
+                                         keepalive_timeout=KEEPALIVE)
             await self._runner.setup()
-            site = web.TCPSite(self._runner, self.config.bind or None, self.config.port,
-                               reuse_address=True)
-            await site.start()
-            self.port = self._runner.addresses[0][1]
+            serve = self._runner.server
+            assert serve is not None
+            self._listener = await gate.listen(self.connections, serve, self.config.bind or None,
+                                               self.config.port)
+            self.port = self._listener.sockets[0].getsockname()[1]
             await self.forks.ready()
         except BaseException:
             await self.stop()
@@ -137,6 +144,9 @@ class WebTable:
     async def stop(self) -> None:
         await asyncio.gather(*(t.close(POLICY, "the table is closing; goodbye")
                                for t in list(self.tabs)), return_exceptions=True)
+        if self._listener is not None:
+            self._listener.close()
+            self._listener = None
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None

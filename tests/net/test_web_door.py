@@ -18,6 +18,11 @@ from net.players import identity
 from net.web import door
 from net.web.tab import POLICY, UNSUPPORTED
 
+ATTACKER = "127.0.0.66"  # every address of 127/8 reaches the table
+SILENCE = 0.5  # seconds in which an answer the table must not give does not come
+ANSWER = 10.0  # seconds to wait for an answer the table must give (not a measure)
+MAX_STEPS = 500  # bounds a wait on the table, so a broken build fails instead of hanging
+
 
 async def menu(player: WebPlayer) -> WebPlayer:
     await player.load()
@@ -150,6 +155,51 @@ async def test_tabs_per_address_per_browser_and_in_all_are_capped_with_a_line(
         assert len(table.tabs) == 4
 
     await closing(players, body())
+
+
+async def test_one_address_holding_many_connections_shuts_out_nobody_else(
+    open_web: OpenWeb,
+) -> None:
+    """A thousand idle connections (or requests sent a byte at a time) from one address: the
+    table holds its share and answers the rest with one line, and a player elsewhere plays."""
+    table = await open_web(per_address=1)
+    table.group = str  # each loopback address its own, as machines of their own
+    most = table.limits.per_address_connections
+    held: list[asyncio.StreamWriter] = []
+
+    async def connect() -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        reader, writer = await asyncio.open_connection(
+            "127.0.0.1", table.port, local_addr=(ATTACKER, 0))
+        held.append(writer)
+        return reader, writer
+
+    async def body() -> None:
+        for _ in range(most):
+            await connect()
+        held[0].write(b"GET / HTTP/1.1\r\nHo")  # a request that never ends
+        for _ in range(200):
+            reader, _writer = await connect()
+            answer = await asyncio.wait_for(reader.read(), ANSWER)  # the line, then the end
+            assert answer.startswith(b"HTTP/1.1 503 ")
+            assert f"too many connections from address {ATTACKER}: at most {most}".encode() \
+                in answer
+        await menu(player)  # from another address, while the attacker holds its share
+        held[1].close()  # one of the attacker's held ones goes: one more may come
+        for _ in range(MAX_STEPS):
+            if len([t for g, t in table.connections.open if g == ATTACKER
+                    and not t.is_closing()]) < most:
+                break
+            await asyncio.sleep(0.01)
+        reader, _writer = await connect()
+        with pytest.raises(TimeoutError):  # held open, waiting for a request
+            await asyncio.wait_for(reader.read(1), SILENCE)
+
+    player = WebPlayer(table.port)
+    try:
+        await closing([player], body())
+    finally:
+        for writer in held:
+            writer.close()
 
 
 async def test_an_address_opening_tabs_too_fast_waits_a_minute(open_web: OpenWeb) -> None:

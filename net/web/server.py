@@ -38,7 +38,7 @@ from net.ssh.keys import player_dir
 from net.ssh.limits import AddressRate, Guesses, counted
 from net.ssh.server import APP, MIB, Beside, base_env, lasted, player_env
 from net.ssh.session import take_report
-from net.web import door, gate, page
+from net.web import door, gate, page, words
 from net.web.inside import WEB_ENV
 from net.web.limits import WebLimits
 from net.web.tab import POLICY, Tab, TabApp
@@ -142,7 +142,7 @@ class WebTable:
         return self.port
 
     async def stop(self) -> None:
-        await asyncio.gather(*(t.close(POLICY, "the table is closing; goodbye")
+        await asyncio.gather(*(t.close(POLICY, "closing")
                                for t in list(self.tabs)), return_exceptions=True)
         if self._listener is not None:
             self._listener.close()
@@ -248,33 +248,35 @@ class WebTable:
         socket = web.WebSocketResponse(heartbeat=30, max_msg_size=self.limits.max_message,
                                        compress=False)
         await socket.prepare(request)
-        # Refusals from here on are a close frame with a line the page shows the player.
+        # Refusals from here on are a close frame with a line the page shows the player, in
+        # the browser's language.
         group = self.group(addr)
         why = self.knock(group) or self.admit(group, owner)
         if why is not None:
-            log.info("web tab from %s refused: %s", addr, why)
-            await socket.close(code=POLICY, message=why.encode()[:123])
+            log.info("web tab from %s refused: %s", addr, why("en"))
+            await socket.close(code=POLICY, message=words.reason(why(said_in(request))))
             return socket
         await self._play(socket, request, Place(addr, group, owner, said_in(request)))
         return socket
 
-    def knock(self, group: str) -> str | None:
+    def knock(self, group: str) -> Callable[[str], str] | None:
+        """Count a new tab from `group`: None if it may open, else why not in a language."""
         if self.rate.allow(group):
             return None
-        return (f"too many new tabs from {addresses.describe(group)}: at most "
-                f"{self.limits.per_minute} a minute; wait a minute and reload")
+        return lambda lang: words.said("rate", lang, where=words.where(group, lang),
+                                       count=self.limits.per_minute)
 
-    def admit(self, group: str, owner: str) -> str | None:
+    def admit(self, group: str, owner: str) -> Callable[[str], str] | None:
+        """None if a tab from `group` for `owner` has a place, else why not in a language."""
         each = self.limits.per_address
-        if sum(p.group == group for p in self.tabs.values()) >= each:
-            return (f"{addresses.describe(group)} has {counted(each, 'tab')} at this table "
-                    "already, the most one address may have; close one to open another")
-        if sum(p.owner == owner for p in self.tabs.values()) >= each:
-            return (f"you have {counted(each, 'tab')} at this table already; close one to "
-                    "open another")
-        if len(self.tabs) >= self.limits.max_tabs:
-            return f"this table is full ({counted(self.limits.max_tabs, 'tab')}); try later"
-        return None
+        key = ("address" if sum(p.group == group for p in self.tabs.values()) >= each
+               else "browser" if sum(p.owner == owner for p in self.tabs.values()) >= each
+               else "full" if len(self.tabs) >= self.limits.max_tabs else None)
+        if key is None:
+            return None
+        most = self.limits.max_tabs if key == "full" else each
+        return lambda lang: words.said(key, lang, where=words.where(group, lang),
+                                       tabs=words.counted(most, "tab", lang))
 
     def tab_env(self, place: Place) -> dict[str, str]:
         """What a tab's app gets: its browser's own folders (seats, settings, the identity its
@@ -297,7 +299,7 @@ class WebTable:
         # never a leaving (tui.comeback).
         app = TabApp(self.forks, ["back"], env, env["TABLETOP_TUI_HOME"], socket)
         limits = self.limits
-        tab = Tab(socket, app, limits.max_cols, limits.max_rows, limits.idle_minutes)
+        tab = Tab(socket, app, limits.max_cols, limits.max_rows, limits.idle_minutes, place.lang)
         self.tabs[tab] = place
         log.info("web tab from %s (%s)", place.addr, counted(len(self.tabs), "live tab"),
                  extra=logs.EVERY)

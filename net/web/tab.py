@@ -34,6 +34,7 @@ from textual_serve.download_manager import DownloadManager
 from net.ssh.flood import InputBudget, Spaced
 from net.ssh.forks import Forked, Forks
 from net.ssh.pty import HANGUP_GRACE
+from net.web import words
 
 # Every message costs at least this many bytes of the input budget (a stream of tiny pings
 # or sizes is a flood too).
@@ -156,9 +157,10 @@ class Tab:
     """One tab's websocket, checked and paced, and its app, until either side ends."""
 
     def __init__(self, websocket: web.WebSocketResponse, app: TabApp, max_cols: int,
-                 max_rows: int, idle_minutes: float) -> None:
+                 max_rows: int, idle_minutes: float, lang: str = "en") -> None:
         self.websocket = websocket
         self.app = app
+        self.lang = lang  # of the lines the page shows when this side closes the tab
         self.max_cols, self.max_rows = max_cols, max_rows
         self.idle_minutes = idle_minutes
         self.last_input = time.monotonic()
@@ -188,16 +190,16 @@ class Tab:
     async def _pump(self) -> None:
         async for message in self.websocket:
             if message.type != WSMsgType.TEXT:
-                await self.close(UNSUPPORTED, "the page sent something this table does not take")
+                await self.close(UNSUPPORTED, "unsupported")
                 return
             wait = self._budget.spend(max(len(message.data), MESSAGE_COST))
             if wait > FLOOD_WAIT:
-                await self.close(POLICY, "this tab sent too much at once and was closed")
+                await self.close(POLICY, "flood")
                 return
             try:
                 sent = parse(message.data)
             except BadMessage:
-                await self.close(UNSUPPORTED, "the page sent something this table does not take")
+                await self.close(UNSUPPORTED, "unsupported")
                 return
             await self._take(sent)
 
@@ -225,9 +227,13 @@ class Tab:
             return
         while (left := self.last_input + minutes * 60 - time.monotonic()) > 0:
             await asyncio.sleep(left)
-        took = f"{minutes:g} minutes" if minutes >= 1 else f"{minutes * 60:.0f} seconds"
-        await self.close(POLICY, f"closed after {took} without a key pressed; reload to go on")
+        await self.close(POLICY, "idle", took=minutes)
 
-    async def close(self, code: int, why: str) -> None:
-        self.ending = why
-        await self.websocket.close(code=code, message=why.encode()[:123])
+    async def close(self, code: int, why: str, took: float = 0.0) -> None:
+        """Close the tab with the line `why` (a key of net.web.words; `took`: the minutes of
+        the idle line), in the player's language; the log's is English."""
+        def line(lang: str) -> str:
+            return words.said(why, lang, took=words.took(took, lang))
+
+        self.ending = line("en")
+        await self.websocket.close(code=code, message=words.reason(line(self.lang)))

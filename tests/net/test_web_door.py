@@ -333,7 +333,7 @@ async def test_a_tab_left_without_a_key_pressed_is_closed_with_a_line(open_web: 
     async def body() -> None:
         await menu(player)
         assert await player.wait_closed() == POLICY
-        assert "closed after 1 seconds without a key pressed" in player.reason()
+        assert "closed after 1 second without a key pressed" in player.reason()
 
     await closing([player], body())
 
@@ -388,3 +388,24 @@ async def test_a_german_browser_gets_german_words_and_a_german_app(open_web: Ope
         await other.wait_for("Host a game", "the menu in English")
 
     await closing([german, other], body())
+
+
+async def test_a_german_browser_is_refused_and_closed_in_german(open_web: OpenWeb) -> None:
+    """The table's own lines (a limit, the idle timeout) in the browser's language, cut
+    whole to what a close frame carries."""
+    table = await open_web(per_address=1, idle_minutes=0.02)
+    asked = {"Accept-Language": "de-DE,de;q=0.9"}
+    first, second = WebPlayer(table.port), WebPlayer(table.port)
+
+    async def body() -> None:
+        for player in (first, second):
+            await player.load(headers=asked)
+        await first.open(headers=asked)
+        await first.wait_for("Spiel eröffnen", "the menu in German")
+        await second.open(headers=asked)
+        assert await second.wait_closed() == POLICY
+        assert second.reason().startswith("dieser Rechner hat schon 1 Tab an diesem Tisch")
+        assert await first.wait_closed() == POLICY
+        assert "geschlossen nach 1 Sekunde ohne Tastendruck" in first.reason()
+
+    await closing([first, second], body())

@@ -34,8 +34,8 @@ class WebPlayer(WatchedScreen):
         self.texts: list[str] = []  # text messages from the table (a pong)
         self._reader: asyncio.Task[None] | None = None
 
-    async def load(self) -> aiohttp.ClientResponse:
-        async with self.http.get(self.base + "/") as response:
+    async def load(self, headers: dict[str, str] | None = None) -> aiohttp.ClientResponse:
+        async with self.http.get(self.base + "/", headers=headers) as response:
             await response.read()
             return response
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from net.players.sql import Params, SqlLadders
 from net.players.store import StoreError
 
 BUSY_SECONDS = 30.0
+WAL_RETRY = 0.01  # seconds between tries to switch a busy new file to WAL mode
 
 
 class SqliteLadders(SqlLadders):
@@ -34,11 +36,27 @@ class SqliteLadders(SqlLadders):
         try:
             self.db = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None)
             self.db.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
-            self.db.execute("PRAGMA journal_mode = WAL")
+            self._wal()
             self.db.execute("PRAGMA foreign_keys = ON")
             self._migrate()
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"the ladder {path} cannot be used: {exc}") from None
+
+    def _wal(self) -> None:
+        """Put the file in WAL mode. Switching takes the file for itself and does not wait
+        for a busy file as other statements do: a new file that several sessions open at once
+        is tried again until it is free, BUSY_SECONDS at most."""
+        deadline = time.monotonic() + BUSY_SECONDS
+        while True:
+            try:
+                if self.db.execute("PRAGMA journal_mode = WAL").fetchone()[0] == "wal":
+                    return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) and "busy" not in str(exc):
+                    raise
+            if time.monotonic() >= deadline:
+                raise sqlite3.OperationalError("database is locked")
+            time.sleep(WAL_RETRY)
 
     def _rows(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
         return self.db.execute(sql, params).fetchall()

@@ -70,6 +70,8 @@ async def test_a_kick_asks_first_and_the_guest_sent_out_is_seated_no_more(relay:
             await host.press("enter")  # Enter gives the safe answer: Pia stays
             await until(host, screen_of(host, HostLobbyScreen), "the lobby again")
             assert lobby.host.seats[1].name == "Pia" and host.app.focused.id == "seat-1"
+            # A button takes no second press while it still shows the first (Textual's).
+            await until(host, lambda: not host.app.focused.has_class("-active"), "Kick ready")
             await host.press("enter")
             await until(host, screen_of(host, ConfirmScreen), "the question again")
             await host.press("right", "enter")  # to "Send out", and yes

@@ -606,3 +606,30 @@ async def until(pilot: Any, check: Any) -> Any:
         if found := check():
             return found
     raise AssertionError(f"gave up waiting; the screen is {pilot.app.screen}")
+
+
+def opened_at_once(where: Path, count: int) -> list[BaseException]:
+    """What went wrong when `count` sessions opened the store at `where` at the same moment."""
+    start = threading.Barrier(count)
+    errors: list[BaseException] = []
+
+    def opener() -> None:
+        try:
+            start.wait(TIMEOUT)
+            ladder.open_store(str(where)).close()
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=opener) for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(TIMEOUT * 3)
+    return errors
+
+
+def test_many_sessions_opening_a_new_ladder_file_at_once_all_get_it(tmp_path: Path) -> None:
+    """A fresh table's first players open its new file together: switching it to WAL mode
+    does not wait for a busy file by itself, and none of them may be refused."""
+    for trial in range(10):
+        assert opened_at_once(tmp_path / f"ladder-{trial}.sqlite", 6) == []

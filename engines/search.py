@@ -412,6 +412,7 @@ class ExpertBot(ViewBot):
         """The search behind `decide` (hints show it); None when there is nothing to weigh
         or no way to sample states from this view. `view` is what the seat sees, plus what it
         remembers where the game has a `recall`."""
+        started = time.perf_counter()
         seat = view["seat"]
         if seat is None or not legal:
             return None
@@ -447,12 +448,20 @@ class ExpertBot(ViewBot):
             may_pass,
             search_rng,
             iterations=self.iterations,
-            seconds=self.seconds,
+            seconds=self._left(started),
         )
         if self.anchor is not None:
             wanted = self.eng.bots["strong"].decide(view, legal, search_rng)
             anchored(analysis, wanted, self.anchor)
         return analysis
+
+    def _left(self, started: float) -> float | None:
+        """What is left of the decision's `seconds` for its search: the work before it (the
+        candidates of Scho K.O., which rate every placement; the sampler's fixed part) is
+        part of the decision the player waits for, so the budget bounds the whole of it."""
+        if self.seconds is None:
+            return None
+        return max(0.0, self.seconds - (time.perf_counter() - started))
 
     def _sampler(self, view: View) -> Callable[[random.Random], Any] | None:
         """States rebuilt from `view` (`from_view`), through the engine's `sampler` where it

@@ -12,7 +12,9 @@ from engines.search import ExpertBot
 
 ENGINE = ChezGeekEngine()
 # The expert samples states from its seat's view (ChezGeekEngine.from_view), and keeps to the
-# strong bot's move unless its search finds one clearly better (EXPERT_ANCHOR).
+# strong bot's move unless its search finds one clearly better (EXPERT_ANCHOR). Its playouts are
+# random: the strong bot's cost 1.5 to 2 times as much an iteration and won no more (160 seeds, the
+# strong playouts at 280 iterations a move and the random ones at 400 each won 0.294).
 ENGINE.bots = {
     **BOTS,
     "expert": ExpertBot(ENGINE, rollout="random", cutoff=turn_cutoff, anchor=EXPERT_ANCHOR),

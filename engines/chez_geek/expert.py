@@ -17,6 +17,9 @@ from engines.chez_geek.rules import CState
 # goal turns into a win chance (a softmax over the shares of the goal reached). One turn:
 # judged at the end of the turn it starts in, a playout costs half as much as over two and
 # its random play blurs the judgement less (measured stronger at the same iterations too).
+# (A judgement fitted to who won 12,000 games of strong bots, softmax of 5.45 x the share of
+# the goal less 1.55 x the part of a round until the seat's turn, fits those games better but
+# won no more: 0.294 of 160 seeds at 400 iterations, as this one.)
 EXPERT_TURNS = 1
 EXPERT_SHARPNESS = 6.0
 # How much better (in mean share of the win) a move must look than the strong bot's for the

@@ -256,3 +256,52 @@ def test_the_chez_geek_expert_keeps_to_the_strong_move_among_near_equals() -> No
             else:
                 assert mine and found.best.win - mine[0].win >= EXPERT_ANCHOR
     assert searched > 5 and kept > 0
+
+
+class SteppedClock:
+    """A stand-in for the search's clock: every reading is a hundredth of a second later,
+    and `spend` lets a test make work that takes time without waiting for it."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def perf_counter(self) -> float:
+        self.now += 0.01
+        return self.now
+
+    def spend(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def test_the_experts_seconds_bound_the_whole_decision(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Work before the search (here candidates that take half a second) comes out of the
+    decision's budget: of 0.6 s the search gets what is left, not 0.6 s more."""
+    import engines.search as search
+
+    clock = SteppedClock()
+    monkeypatch.setattr(search, "time", clock)
+    eng = get_engine("schoko")
+    plain = eng.bots["expert"]
+    assert isinstance(plain, ExpertBot)
+
+    def slow_candidates(view: Any, legal: list[Any]) -> list[Any]:
+        clock.spend(0.5)
+        return legal[:3]
+
+    bot = ExpertBot(
+        eng,
+        rollout=plain.searcher.rollout,
+        cutoff=plain.searcher.cutoff,
+        max_depth=1,
+        candidates=slow_candidates,
+        iterations=None,
+        seconds=0.6,
+    )
+    state = eng.new_game(2, 3)
+    seat = eng.to_act(state)[0]
+    while len(eng.legal_moves(state, seat)) < 4:
+        state = eng.apply(state, *bot_move(eng, state, ["strong"] * 2, random.Random(1)))
+        seat = eng.to_act(state)[0]
+    found = bot.analyse(eng.view(state, seat), eng.legal_moves(state, seat), random.Random(2))
+    assert found is not None
+    assert 1 <= found.iterations <= 10  # a 0.6 s search would have made about 60

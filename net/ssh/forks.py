@@ -266,7 +266,10 @@ class Forks:
                 self._server = server
                 self._changed.set()
                 try:
-                    await asyncio.wait_for(asyncio.shield(server.ready), START_TIMEOUT)
+                    # Not wait_for: in Python 3.11 it swallows a cancellation that comes as the
+                    # fork server gets ready, and `stop()` right after `start()` never ended.
+                    async with asyncio.timeout(START_TIMEOUT):
+                        await asyncio.shield(server.ready)
                     self._failing = False
                     if not told:
                         told = True

@@ -308,8 +308,7 @@ class WebTable:
                           _number(request.query.get("height"), 24))
         except OSError as exc:
             log.error("cannot start a tab's app: %s", exc)
-            tab.ending = "the app did not start"
-            await tab.close(POLICY, "the table cannot start a game right now; try again later")
+            await tab.close(POLICY, "cannot_start")
         finally:
             del self.tabs[tab]
             code = app.child.forked.returncode if app.child is not None else None

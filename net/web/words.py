@@ -7,6 +7,7 @@ starts or after it has gone.
 from __future__ import annotations
 
 from net.relay import addresses
+from net.ssh import limits
 
 # A close frame carries at most 123 bytes of reason.
 MOST_BYTES = 123
@@ -23,6 +24,7 @@ LINES = {
         "flood": "this tab sent too much at once and was closed",
         "unsupported": "the page sent something this table does not take",
         "closing": "the table is closing; goodbye",
+        "cannot_start": "the table cannot start a game right now; try again later",
     },
     "de": {
         "rate": "zu viele neue Tabs von {where}: höchstens {count} pro Minute; warte eine "
@@ -36,20 +38,14 @@ LINES = {
         "flood": "dieser Tab hat zu viel auf einmal geschickt und wurde geschlossen",
         "unsupported": "die Seite hat etwas geschickt, das dieser Tisch nicht annimmt",
         "closing": "der Tisch schließt; auf Wiedersehen",
+        "cannot_start": "der Tisch kann gerade kein Spiel starten; versuch es später",
     },
 }
-# Words counted in the lines: (one, many) per language.
-COUNTED = {
-    "en": {"tab": ("tab", "tabs"), "minute": ("minute", "minutes"),
-           "second": ("second", "seconds")},
-    "de": {"tab": ("Tab", "Tabs"), "minute": ("Minute", "Minuten"),
-           "second": ("Sekunde", "Sekunden")},
-}
-# Where a count of tabs comes from (net.relay.addresses.describe, in each language).
-WHERE = {
-    "en": {"machine": "this machine", "network": "network {}", "address": "address {}"},
-    "de": {"machine": "dieser Rechner", "network": "Netz {}", "address": "Adresse {}"},
-}
+# Words counted in the lines, (one, many), and where a count of tabs comes from, in German
+# (English says them as the SSH table does: net.ssh.limits.counted, net.relay.addresses.describe).
+COUNTED_DE = {"tab": ("Tab", "Tabs"), "minute": ("Minute", "Minuten"),
+              "second": ("Sekunde", "Sekunden")}
+WHERE_DE = {"machine": "dieser Rechner", "network": "Netz {}", "address": "Adresse {}"}
 
 
 def said(key: str, lang: str = "en", **values: str | int | float) -> str:
@@ -58,16 +54,19 @@ def said(key: str, lang: str = "en", **values: str | int | float) -> str:
 
 
 def counted(number: float, word: str, lang: str = "en") -> str:
-    one, many = COUNTED.get(lang, COUNTED["en"])[word]
+    if lang != "de":
+        return limits.counted(number, word)
+    one, many = COUNTED_DE[word]
     return f"{number:.0f} {one if round(number) == 1 else many}"
 
 
 def where(group: str, lang: str = "en") -> str:
     """An address group as a line says it."""
-    words = WHERE.get(lang, WHERE["en"])
+    if lang != "de":
+        return addresses.describe(group)
     if group == addresses.LOOPBACK:
-        return words["machine"]
-    return words["network" if "/" in group else "address"].format(group)
+        return WHERE_DE["machine"]
+    return WHERE_DE["network" if "/" in group else "address"].format(group)
 
 
 def took(minutes: float, lang: str = "en") -> str:

@@ -202,6 +202,55 @@ async def test_one_address_holding_many_connections_shuts_out_nobody_else(
             writer.close()
 
 
+async def test_the_table_full_of_connections_answers_the_next_with_a_line(
+    open_web: OpenWeb,
+) -> None:
+    """Idle connections from many addresses fill the table's total: the next address gets
+    the line, and a connection freed lets one more in."""
+    table = await open_web(per_address=1, max_tabs=1)
+    table.group = str
+    share, most = table.limits.per_address_connections, table.limits.max_connections
+    held: list[asyncio.StreamWriter] = []
+
+    async def connect(addr: str) -> asyncio.StreamReader:
+        reader, writer = await asyncio.open_connection("127.0.0.1", table.port,
+                                                       local_addr=(addr, 0))
+        held.append(writer)
+        return reader
+
+    try:
+        for n in range(most // share):
+            for _ in range(share):
+                await connect(f"127.0.1.{n + 1}")
+        answer = await asyncio.wait_for((await connect("127.0.2.1")).read(), ANSWER)
+        assert answer.startswith(b"HTTP/1.1 503 ")
+        assert b"the table has too many connections" in answer
+    finally:
+        for writer in held:
+            writer.close()
+
+
+async def test_a_tab_the_table_cannot_start_is_closed_with_a_line(open_web: OpenWeb) -> None:
+    """No fork server to start its app (the table's is stopped): the tab is told so, and the
+    table goes on."""
+    table = await open_web()
+    await table.forks.stop()
+    player = WebPlayer(table.port)
+
+    async def body() -> None:
+        await player.load()
+        await player.open()
+        assert await player.wait_closed() == POLICY
+        assert "the table cannot start a game right now" in player.reason()
+        for _ in range(MAX_STEPS):  # its place is given back as the table finishes with it
+            if not table.tabs:
+                break
+            await asyncio.sleep(0.01)
+        assert table.tabs == {}
+
+    await closing([player], body())
+
+
 async def test_an_address_opening_tabs_too_fast_waits_a_minute(open_web: OpenWeb) -> None:
     table = await open_web(per_minute=2)
     players = [WebPlayer(table.port) for _ in range(3)]

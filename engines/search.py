@@ -13,7 +13,7 @@ the view hides (other hands, the draw order, a seed that fixes future deals) dra
 local seat and a networked `join --bot expert` seat play alike, and no hidden part of the real
 state can leak into a decision. So `from_view` is what a game must add to the contract to
 get an expert (Chez Geek's view carries its pending effects and queued steps for it); without
-one the expert plays as the game's strong bot.
+one the expert plays as its guide (the game's strong bot unless the game gives it another).
 
 Interrupt windows: when several seats may act, every (seat, move) legal for any of them is an
 edge, and selection takes the edge that is best *for the seat that would make it*: the first
@@ -327,7 +327,7 @@ class Searcher:
 
 
 def anchored(analysis: Analysis, wanted: Move | None, margin: float) -> None:
-    """Put the root move `wanted` (the game's strong bot's) first unless the search found one
+    """Put the root move `wanted` (the expert's guide's) first unless the search found one
     better by `margin` in mean share of the win: where playouts can hardly tell moves apart,
     the game's rules of thumb know more than the noise of the samples."""
     if not analysis.choices:
@@ -348,12 +348,13 @@ class ExpertBot(ViewBot):
     makes it deterministic for a given rng). Per game, chosen by measurement: `rollout`, the
     bot (or bot level) that plays samples out; `max_depth`, a bound on the tree (see
     Searcher); `cutoff`, where playouts may stop (see Cutoff); `candidates`, a narrowing of
-    the root's moves (see Candidates); `defer`, move types left to the game's strong bot
-    (played when it wants them, never searched), for moves whose worth lies in what the seat
+    the root's moves (see Candidates); `defer`, move types left to the guide (played when
+    it wants them, never searched), for moves whose worth lies in what the seat
     remembers rather than what it sees; `recall`, the game's memory of what the seat saw (see
     Recall), shared by every budget of the bot; `anchor`, how much better (in mean share of
-    the win) a move must look than the strong bot's to be played instead of it (see
-    `anchored`)."""
+    the win) a move must look than the guide's to be played instead of it (see `anchored`);
+    `guide`, the rules of thumb the expert falls back on, defers to and anchors on (the game's
+    strong bot unless the game gives the expert sharper ones)."""
 
     name = "expert"
 
@@ -371,8 +372,10 @@ class ExpertBot(ViewBot):
         max_depth: int | None = None,
         recall: Recall | None = None,
         anchor: float | None = None,
+        guide: Bot | None = None,
     ) -> None:
         self.eng = eng
+        self._own_guide = guide
         self.candidates = candidates
         self.recall = recall
         self.anchor = anchor
@@ -401,7 +404,13 @@ class ExpertBot(ViewBot):
             max_depth=self.searcher.max_depth,
             recall=self.recall,
             anchor=self.anchor,
+            guide=self._own_guide,
         )
+
+    @property
+    def guide(self) -> Bot:
+        """The bot whose moves the expert plays where it does not search."""
+        return self._own_guide if self._own_guide is not None else self.eng.bots["strong"]
 
     def analyse(
         self,
@@ -425,7 +434,7 @@ class ExpertBot(ViewBot):
         )
         defer = self.searcher.defer
         if any(m["type"] in defer for m in legal):
-            wanted = self.eng.bots["strong"].decide(view, legal, rng)
+            wanted = self.guide.decide(view, legal, rng)
             if wanted is not None and wanted["type"] in defer:
                 return Analysis([Choice(wanted, 0, 0.0)], 0, 0.0)
             legal = [m for m in legal if m["type"] not in defer]
@@ -451,7 +460,7 @@ class ExpertBot(ViewBot):
             seconds=self._left(started),
         )
         if self.anchor is not None:
-            wanted = self.eng.bots["strong"].decide(view, legal, search_rng)
+            wanted = self.guide.decide(view, legal, search_rng)
             anchored(analysis, wanted, self.anchor)
         return analysis
 
@@ -486,7 +495,7 @@ class ExpertBot(ViewBot):
         view = self.remembered(view)
         analysis = self.analyse(view, legal, rng)
         if analysis is None:
-            move = self.eng.bots["strong"].decide(view, legal, rng) if legal else None
+            move = self.guide.decide(view, legal, rng) if legal else None
         else:
             move = analysis.best.move
         if self.recall is not None:

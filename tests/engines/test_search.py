@@ -233,14 +233,15 @@ def test_the_strong_bots_move_stands_unless_the_search_finds_one_clearly_better(
     assert nothing.choices == []
 
 
-def test_the_chez_geek_expert_keeps_to_the_strong_move_among_near_equals() -> None:
-    """Chez Geek's expert plays the strong bot's move unless its search found one better by
-    EXPERT_ANCHOR, at every position of a game where it searched."""
+def test_the_chez_geek_expert_keeps_to_its_guides_move_among_near_equals() -> None:
+    """Chez Geek's expert plays its guide's move (the keen strong bot's) unless its search
+    found one better by EXPERT_ANCHOR, at every position of a game where it searched."""
     from engines.chez_geek.expert import EXPERT_ANCHOR
 
     eng = get_engine("chez_geek")
     bot = expert(eng, 40)
-    strong = eng.bots["strong"]
+    strong = bot.guide
+    assert strong is not eng.bots["strong"]
     searched = kept = 0
     for state in positions(eng, 6, every=5):
         for seat in eng.to_act(state):

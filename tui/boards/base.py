@@ -434,7 +434,7 @@ class GameBoard(Widget, can_focus=True):
             # Nothing to search (or a move the game leaves to its strong bot): name what the
             # expert would play then, without its `decide`, which may note the move as made.
             move = (analysis.best.move if analysis is not None
-                    else eng.bots["strong"].decide(table.view, table.legal, rng))
+                    else expert.guide.decide(table.view, table.legal, rng))  # type: ignore[attr-defined]
             text = tr("board.hint_plain", move=self.describe_move(move))
             desk.answer = (table, text, move)
             self.post_message(self.Hint(text, move))

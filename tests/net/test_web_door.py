@@ -15,6 +15,7 @@ import pytest
 from web_support import OpenWeb, WebPlayer
 
 from net.players import identity
+from net.ssh.pty import HANGUP_GRACE
 from net.web import door
 from net.web.tab import POLICY, UNSUPPORTED
 
@@ -110,7 +111,7 @@ async def test_a_browser_without_its_cookie_opens_no_game_and_each_browser_is_it
             assert identity.UNRATED_ENV not in env and place.owner in env["TABLETOP_TUI_HOME"]
         assert "web tab from 127.0.0.1 (2 live tabs)" in caplog.text
         await ada.close()
-        async with asyncio.timeout(10):
+        async with asyncio.timeout(HANGUP_GRACE + 10):
             while "ended after" not in caplog.text:
                 await asyncio.sleep(0.05)
         assert "the tab closed (1 live tab)" in caplog.text, caplog.text
@@ -349,8 +350,9 @@ async def test_garbage_or_a_flood_closes_that_tab_alone(open_web: OpenWeb, attac
             assert "too much at once" in victim.reason()
         await bystander.press("enter")
         await bystander.wait_for("Choose a game", "the other tab going on")
-        await asyncio.sleep(0)
-        assert len(table.tabs) == 1
+        async with asyncio.timeout(HANGUP_GRACE + 10):  # the victim's app is on its way out
+            while len(table.tabs) != 1:
+                await asyncio.sleep(0.05)
 
     await closing([victim, bystander], body())
 

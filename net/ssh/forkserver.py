@@ -219,6 +219,8 @@ def _fork(sock: socket.socket, job: Job, start_w: int, hold_r: int) -> bool:
     if pid == 0:
         signal.set_wakeup_fd(-1)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        # A table started under nohup passes SIGHUP on ignored; a session must go when hung up.
+        signal.signal(signal.SIGHUP, signal.SIG_DFL)
         _start_fd, _hold_fd = start_w, hold_r
         return True
     os.close(job.terminal)

@@ -27,10 +27,8 @@ from net.ssh.forkserver import TERMINAL_RESET
 
 __all__ = ["TERMINAL_RESET", "PtyChild", "set_size"]
 
-# Seconds a child gets to go after a hangup before it is killed: a settled session runs at a
-# lower priority, and on a busy machine its goodbye (a few hundredths of a second of CPU)
-# took over 3 s of wall time, so it was killed before it could note where its player sat.
-HANGUP_GRACE = 10.0
+# Seconds a child gets to go after a hangup before it is killed.
+HANGUP_GRACE = 3.0
 # Bytes of typed input held while the app is busy; a flood beyond this is dropped.
 INPUT_BACKLOG = 64 * 1024
 READ_CHUNK = 65536

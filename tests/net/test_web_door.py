@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 from collections.abc import Awaitable
 from typing import Any
 
@@ -111,13 +112,37 @@ async def test_a_browser_without_its_cookie_opens_no_game_and_each_browser_is_it
             assert identity.UNRATED_ENV not in env and place.owner in env["TABLETOP_TUI_HOME"]
         assert "web tab from 127.0.0.1 (2 live tabs)" in caplog.text
         await ada.close()
-        async with asyncio.timeout(HANGUP_GRACE + 10):
+        async with asyncio.timeout(10):
             while "ended after" not in caplog.text:
                 await asyncio.sleep(0.05)
         assert "the tab closed (1 live tab)" in caplog.text, caplog.text
         assert not any(s in caplog.text for s in secrets)  # a secret is never logged
 
     await closing([stranger, ada, bob], body())
+
+
+async def test_a_table_started_under_nohup_still_hangs_up_on_a_closed_tab(
+    open_web: OpenWeb, caplog: pytest.LogCaptureFixture,
+) -> None:
+    """nohup leaves SIGHUP ignored for everything the table starts: a session that kept it so
+    would outlive its closed tab until killed, without noting where its player sat."""
+    caplog.set_level(logging.INFO)
+    before = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        table = await open_web()
+    finally:
+        signal.signal(signal.SIGHUP, before)
+    ada = WebPlayer(table.port)
+
+    async def body() -> None:
+        await menu(ada)
+        await ada.close()
+        async with asyncio.timeout(10):
+            while "ended after" not in caplog.text:
+                await asyncio.sleep(0.05)
+        assert "the tab closed (0 live tabs)" in caplog.text, caplog.text
+
+    await closing([ada], body())
 
 
 async def test_tabs_per_address_per_browser_and_in_all_are_capped_with_a_line(

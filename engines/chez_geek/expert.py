@@ -22,7 +22,7 @@ from engines.chez_geek.rules import CState
 # won no more: 0.294 of 160 seeds at 400 iterations, as this one.)
 EXPERT_TURNS = 1
 EXPERT_SHARPNESS = 6.0
-# How much better (in mean share of the win) a move must look than the strong bot's for the
+# How much better (in mean share of the win) a move must look than its guide's for the
 # expert to play it instead (engines.search.anchored): measured stronger than the search's
 # pick alone, which among near-equal moves follows the noise of its samples.
 EXPERT_ANCHOR = 0.02

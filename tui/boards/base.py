@@ -431,7 +431,7 @@ class GameBoard(Widget, can_focus=True):
         expert = eng.bots["expert"]
         analysis = expert.analyse(table.view, table.legal, rng)  # type: ignore[attr-defined]
         if analysis is None or not analysis.best.visits:
-            # Nothing to search (or a move the game leaves to its strong bot): name what the
+            # Nothing to search (or a move the expert leaves to its guide): name what the
             # expert would play then, without its `decide`, which may note the move as made.
             move = (analysis.best.move if analysis is not None
                     else expert.guide.decide(table.view, table.legal, rng))  # type: ignore[attr-defined]

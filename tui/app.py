@@ -29,7 +29,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from engines import IllegalMove
-from net import records
+from net import records, words
 from net.players import identity, ladder
 from net.ssh import inside
 from net.table.clocks import ClockSetting
@@ -39,7 +39,7 @@ from themes import DEFAULT_THEME, STYLESHEET, TABLE_DEFAULTS, THEME_NAMES, THEME
 from tui import boards, i18n, prefs
 from tui.bindings import bindings_over
 from tui.i18n import register, tr
-from tui.screens.base import MAX_NAME, TableScreen
+from tui.screens.base import MAX_NAME, SLIM_BELOW, TableScreen
 from tui.screens.game import GameScreen
 from tui.screens.lobby import LobbyScreen, LocalGame, default_name
 from tui.screens.menu import GamePickerScreen, MenuScreen
@@ -49,8 +49,6 @@ from tui.screens.overlays import ConfirmScreen
 BOT_DELAY = 0.6
 # Seconds the note to a player without an SSH key stays up.
 KEYLESS_NOTE = 20.0
-# Columns below which screens are `-slim` (see TabletopApp.HORIZONTAL_BREAKPOINTS).
-SLIM_BELOW = 80
 
 
 def default_language() -> str:
@@ -58,11 +56,7 @@ def default_language() -> str:
     saved = prefs.load().language
     if saved in i18n.LANGUAGES:
         return saved
-    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
-        value = os.environ.get(var, "")
-        if value:
-            return "de" if value.lower().startswith("de") else "en"
-    return "en"
+    return words.language(os.environ)
 
 
 def check_theme(theme: str | None) -> str:

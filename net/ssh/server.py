@@ -49,7 +49,7 @@ from net.host.hosting import TABLE_RELAY_ENV, TABLE_SSH_ENV, HostPlan, start_rel
 from net.peer import tokens
 from net.players import identity, ladder, reputation
 from net.relay import addresses
-from net.ssh import logs
+from net.ssh import logs, words
 from net.ssh.access import Access, Visitor
 from net.ssh.door import TableDoor
 from net.ssh.forks import Forks
@@ -57,6 +57,7 @@ from net.ssh.keys import fingerprint, give_identity, host_key, player_dir
 from net.ssh.limits import AddressRate, Guesses, SshLimits, counted, raise_file_limit
 from net.ssh.proxied import Origin, ProxiedListener
 from net.ssh.session import DEFAULT_TERM, TableSession
+from net.ssh.words import Line
 from net.wire import codes
 
 log = logging.getLogger("tabletop.sshd")
@@ -200,30 +201,29 @@ class SshTable:
         self.doors.discard(door)
 
     # -- sessions ----------------------------------------------------------------------------
-    def knock(self, addr: str) -> str | None:
+    def knock(self, addr: str) -> Line | None:
         """Count a new session from `addr`, whatever it asks for: None if it may go on, else
-        why not."""
+        why not (net.ssh.words)."""
         group = self.group(addr)
         if self.rate.allow(group):
             return None
-        return (f"too many new sessions from {addresses.describe(group)}: at most "
-                f"{self.limits.per_minute} a minute; wait a minute and try again")
+        return lambda lang: words.said("rate", lang, where=words.where(group, lang),
+                                       count=self.limits.per_minute)
 
-    def admit(self, session: TableSession) -> str | None:
+    def admit(self, session: TableSession) -> Line | None:
         """Take a place for a session's app: None if there is one, else why not."""
         limits = self.limits
         visitor = session.visitor
         group = self.group(visitor.addr)
         each = limits.per_address
-        if sum(self.group(s.visitor.addr) == group for s in self.sessions) >= each:
-            return (f"{addresses.describe(group)} has {counted(each, 'session')} at this table "
-                    "already, the most one address may have; close one to open another")
-        if sum(s.visitor.identity == visitor.identity for s in self.sessions) >= each:
-            return (f"you have {counted(each, 'session')} at this table already, the most one "
-                    "player may have; close one to open another")
-        if len(self.sessions) >= limits.max_sessions:
-            return (f"this table is full ({counted(limits.max_sessions, 'session')} at once); "
-                    "try again later")
+        key = ("address" if sum(self.group(s.visitor.addr) == group for s in self.sessions) >= each
+               else "player" if sum(s.visitor.identity == visitor.identity
+                                    for s in self.sessions) >= each
+               else "full" if len(self.sessions) >= limits.max_sessions else None)
+        if key is not None:
+            most = limits.max_sessions if key == "full" else each
+            return lambda lang: words.said(key, lang, where=words.where(group, lang),
+                                           sessions=words.counted(most, "session", lang))
         conn = session.chan.get_connection() if session.chan is not None else None
         door = next((d for d in self.doors if d.conn is conn), None)
         self.sessions[session] = Place(time.monotonic(), door)
@@ -325,8 +325,8 @@ def player_env(base: dict[str, str], home: Path, owner: str, name: str, relay_ur
 
 def ended_why(session: TableSession) -> str:
     """Why a session ended, for the log."""
-    if session.ending:
-        return session.ending.split(";")[0]
+    if session.ending is not None:
+        return session.ending("en").split(";")[0]
     if session.gone:
         return "the connection closed"
     if session.status is None:

@@ -29,11 +29,12 @@ from typing import TYPE_CHECKING
 
 import asyncssh
 
+from net import words
 from net.ssh import inside
 from net.ssh.access import Visitor
 from net.ssh.flood import InputBudget, Spaced
-from net.ssh.limits import counted
 from net.ssh.pty import TERMINAL_RESET, PtyChild
+from net.ssh.words import Line, said, saying, took
 from net.wire import codes
 
 if TYPE_CHECKING:
@@ -41,32 +42,38 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("tabletop.sshd")
 
-COMMANDS = ("no command for the menu, `join CODE` to take a seat, `watch CODE` to watch, "
-            "`resume` to go back to the table you did not leave (the game you host, the seat "
-            "you hold)")
 DEFAULT_TERM = "xterm-256color"
 # The most of a crashed app's traceback the log takes.
 MAX_REPORT = 64 * 1024
 
 
+class NotTaken(ValueError):
+    """An SSH command the table does not take; `line` says why in a language (the error's
+    text is the English line)."""
+
+    def __init__(self, line: Line) -> None:
+        super().__init__(line("en"))
+        self.line = line
+
+
 def command_args(command: str) -> list[str]:
-    """The app's arguments for an SSH command; ValueError with the line to show otherwise."""
+    """The app's arguments for an SSH command; NotTaken with the line to show otherwise."""
     try:
-        words = shlex.split(command)
+        parts = shlex.split(command)
     except ValueError:
-        words = [command]
-    if not words:
+        parts = [command]
+    if not parts:
         return []
-    if words == ["resume"]:
+    if parts == ["resume"]:
         return ["back"]
-    if words[0] in ("join", "watch") and len(words) == 2:
+    if parts[0] in ("join", "watch") and len(parts) == 2:
         try:
-            code = codes.normalise_join(words[1])
+            code = codes.normalise_join(parts[1])
         except codes.BadCode as exc:
-            raise ValueError(f"{words[1]!r} is not a join code: {exc}") from None
-        return ["join", codes.display(code)] + (["--watch"] if words[0] == "watch" else [])
+            raise NotTaken(saying("code", code=repr(parts[1]), why=str(exc))) from None
+        return ["join", codes.display(code)] + (["--watch"] if parts[0] == "watch" else [])
     shown = command if len(command) <= 40 else command[:40] + "…"
-    raise ValueError(f"{shown!r} is not something this table does; allowed: {COMMANDS}")
+    raise NotTaken(saying("command", command=repr(shown)))
 
 
 def take_report(report: Path) -> str | None:
@@ -94,7 +101,9 @@ class TableSession(asyncssh.SSHServerSession[bytes]):
         self.size = (80, 24)
         self.child: PtyChild | None = None
         self.gone = False
-        self.ending = ""  # why this side ended the session's app, to tell the player
+        self.lang = "en"  # the player's, as their client's locale says (net.ssh.words)
+        # Why this side ended the session's app, to tell the player.
+        self.ending: Line | None = None
         self.status: int | None = None  # the app's exit status, once it ended
         self.watching = False  # `watch CODE`: a game going on in front of it is no idleness
         self.last_input = time.monotonic()
@@ -186,18 +195,19 @@ class TableSession(asyncssh.SSHServerSession[bytes]):
                      min(max(rows, 1), limits.max_rows) if rows else 24)
 
     async def _run(self) -> None:
+        if self.chan is not None:
+            self.lang = words.language(self.chan.get_environment())
         why = self.table.knock(self.visitor.addr)
         if why is not None:
             self._refuse(why)
             return
         try:
             args = command_args(self.command or "")
-        except ValueError as exc:  # what was asked is not logged: it may be a mistyped code
-            self._refuse(str(exc), logged="a command the table does not take")
+        except NotTaken as exc:  # what was asked is not logged: it may be a mistyped code
+            self._refuse(exc.line, logged="a command the table does not take")
             return
         if self.term is None:
-            self._refuse("the table needs a terminal: connect with `ssh -t` "
-                         f"(e.g. ssh -t -p {self.port} HOST join CODE)")
+            self._refuse(saying("terminal", port=self.port))
             return
         self.watching = "--watch" in args
         why = self._name_taken() or self.table.admit(self)
@@ -209,7 +219,7 @@ class TableSession(asyncssh.SSHServerSession[bytes]):
         finally:
             self.table.release(self)
 
-    def _name_taken(self) -> str | None:
+    def _name_taken(self) -> Line | None:
         """A player without a key is only a name, and their data directory (seat tokens,
         hosted games) belongs to whoever types it: while a session of that name is at the
         table, another would take its seat from it. Someone with a key proves who they are,
@@ -219,10 +229,7 @@ class TableSession(asyncssh.SSHServerSession[bytes]):
                 s.visitor.key is None and s.visitor.identity == visitor.identity
                 for s in self.table.sessions):
             return None
-        return (f"someone called {visitor.name!r} is at this table now without an SSH key, and "
-                "a name alone cannot tell you apart: connect with another name "
-                f"(ssh -t -p {self.port} OTHERNAME@HOST) or with a key; if that was you "
-                "and your connection dropped, try again in a minute or two")
+        return saying("name", name=repr(visitor.name), port=self.port)
 
     async def _play(self, args: list[str]) -> None:
         assert self.chan is not None
@@ -236,7 +243,7 @@ class TableSession(asyncssh.SSHServerSession[bytes]):
                                               *self.size, sink=self._output)
         except OSError as exc:
             log.error("cannot start a session's app: %s", exc)
-            self._refuse("the table cannot start a game right now; try again later")
+            self._refuse(saying("cannot_start"))
             return
         if self.gone:  # hung up while the child started
             await self.child.hang_up()
@@ -249,8 +256,8 @@ class TableSession(asyncssh.SSHServerSession[bytes]):
         self._log_crash(report, status)
         if self.gone:
             return
-        if self.ending:  # the app was ended from here, so the terminal is put back here
-            self._say(TERMINAL_RESET + self._line(self.ending))
+        if self.ending is not None:  # ended from here: the terminal is put back here
+            self._say(TERMINAL_RESET + self._line(self.ending(self.lang)))
             status = 1
         self.chan.exit(status & 0xFF)
 
@@ -273,10 +280,9 @@ class TableSession(asyncssh.SSHServerSession[bytes]):
             return
         while (left := self.last_input + minutes * 60 - time.monotonic()) > 0:
             await asyncio.sleep(left)
-        took = counted(minutes, "minute") if minutes >= 1 else counted(minutes * 60, "second")
-        await self._end(f"closed after {took} without a key pressed; connect again to go on")
+        await self._end(lambda lang: said("idle", lang, took=took(minutes, lang)))
 
-    async def _end(self, why: str) -> None:
+    async def _end(self, why: Line) -> None:
         """End the child from this side; `_play` then tells the player `why`."""
         if self.child is None:
             return
@@ -286,7 +292,7 @@ class TableSession(asyncssh.SSHServerSession[bytes]):
 
     async def hang_up(self) -> None:
         """The server stops: end the child, tell the player, close."""
-        await self._end("the table is closing; goodbye")
+        await self._end(saying("closing"))
         if self._task is not None:
             await asyncio.wait([self._task], timeout=5)
 
@@ -306,8 +312,9 @@ class TableSession(asyncssh.SSHServerSession[bytes]):
                 self.gone = True
                 self.chan.close()
 
-    def _refuse(self, text: str, logged: str | None = None) -> None:
-        log.info("ssh session from %s refused: %s", self.visitor.addr, logged or text)
-        self._say(self._line(text))
+    def _refuse(self, line: Line, logged: str | None = None) -> None:
+        """Tell the player `line` in their language (the log's is English) and end."""
+        log.info("ssh session from %s refused: %s", self.visitor.addr, logged or line("en"))
+        self._say(self._line(line(self.lang)))
         if self.chan is not None and not self.gone:
             self.chan.exit(1)

@@ -371,9 +371,14 @@ async def test_the_table_listens_on_ipv4_and_ipv6_by_default(relay: Any) -> None
 def test_an_ipv6_address_counts_by_its_64() -> None:
     table = SshTable(SshConfig(0, limits=SshLimits(per_minute=1)), "ws://127.0.0.1:1")
     assert table.knock("2001:db8:1:2::5") is None
-    assert table.knock("2001:db8:1:2:ffff::9") == (
+    refused = table.knock("2001:db8:1:2:ffff::9")
+    assert refused is not None
+    assert refused("en") == (
         "too many new sessions from network 2001:db8:1:2::/64: at most 1 a minute; wait a "
         "minute and try again")
+    assert refused("de") == (
+        "zu viele neue Sitzungen von Netz 2001:db8:1:2::/64: höchstens 1 pro Minute; warte "
+        "eine Minute und versuch es noch einmal")
     assert table.knock("2001:db8:1:3::5") is None
     assert table.knock("192.0.2.7") is None
 

@@ -4,6 +4,7 @@ the menu in the player's terminal, resizing, refusals, limits, and who a player 
 from __future__ import annotations
 
 import asyncio
+import logging
 from pathlib import Path
 
 import asyncssh
@@ -74,6 +75,33 @@ async def test_a_command_other_than_join_or_watch_is_refused_with_the_allowed_on
     assert not table.sessions
 
 
+async def test_a_german_client_is_refused_in_german_and_the_log_stays_english(
+    open_table: OpenTable, caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The client's locale (LANG, as OpenSSH sends it) chooses the refusal's language; LC_ALL
+    comes first, as it does for the app."""
+    table = await open_table()
+    caplog.set_level(logging.INFO, logger="tabletop.sshd")
+    piped = await connect(table.port, "ada", pty=False, env={"LANG": "de_DE.UTF-8"})
+    await piped.wait_closed()
+    assert piped.status == 1
+    assert b"der Tisch braucht ein Terminal: verbinde dich mit `ssh -t`" in piped.stderr
+    shell = await connect(table.port, "ada", command="bash -i",
+                          env={"LANG": "en_GB.UTF-8", "LC_ALL": "de_AT.UTF-8"})
+    await shell.wait_closed()
+    assert "'bash -i' kann dieser Tisch nicht; möglich sind: kein Befehl für das Menü".encode() \
+        in shell.stderr
+    wrong = await connect(table.port, "ada", command="join K7QX-9MP!", env={"LANG": "de_DE"})
+    await wrong.wait_closed()
+    assert b"'K7QX-9MP!' ist kein Beitrittscode: a join code has only digits" in wrong.stderr
+    english = await connect(table.port, "ada", pty=False, env={"LANG": "fr_FR.UTF-8"})
+    await english.wait_closed()
+    assert b"the table needs a terminal" in english.stderr
+    refusals = [r.getMessage() for r in caplog.records if "refused" in r.getMessage()]
+    assert len(refusals) == 4 and not any("Tisch" in line for line in refusals), refusals
+    assert not table.sessions
+
+
 async def test_the_table_takes_no_more_sessions_than_its_limit(open_table: OpenTable) -> None:
     table = await open_table(max_sessions=1)
     ada = await connect(table.port, "ada")
@@ -84,6 +112,9 @@ async def test_the_table_takes_no_more_sessions_than_its_limit(open_table: OpenT
         assert bob.status == 1
         assert b"this table is full (1 session at once); try again later" in bob.stderr
         assert "Host a game" not in bob.text()
+        berta = await connect(table.port, "berta", env={"LANG": "de_DE.UTF-8"})
+        await berta.wait_closed()
+        assert b"dieser Tisch ist voll (1 Sitzung gleichzeitig)" in berta.stderr
     finally:
         await ada.close()
 
@@ -184,10 +215,14 @@ async def test_a_session_without_a_key_pressed_is_closed_with_a_line(
     # Three seconds, so a loaded machine still draws the menu before the session is closed.
     table = await open_table(idle_minutes=3 / 60)
     ada = await connect(table.port, "ada")
+    berta = await connect(table.port, "berta", env={"LC_MESSAGES": "de_CH.UTF-8"})
     await ada.wait_closed()  # (with or without the menu painted first: the machine's pace)
     assert ada.status == 1
     assert ada.stderr.endswith(b"tabletop-tui: closed after 3 seconds without a key pressed; "
                                b"connect again to go on\r\n")
+    await berta.wait_closed()
+    assert berta.stderr.endswith(b"tabletop-tui: geschlossen nach 3 Sekunden ohne Tastendruck; "
+                                 b"verbinde dich neu, um weiterzuspielen\r\n")
     # The player's terminal is put back: out of the app's screen, cursor shown, mouse off.
     assert ada.stderr.startswith(TERMINAL_RESET)
     assert not table.sessions

@@ -21,6 +21,7 @@ from tui.app import TabletopApp, local_app
 from tui.screens.menu import MENU_ITEMS, MenuScreen
 from tui.screens.player_page import PlayerPage
 from tui.screens.players import PlayersScreen
+from tui.screens.ratings import number
 from tui.screens.results import ResultsScreen
 
 SIZES = ((80, 24), (160, 50))
@@ -194,6 +195,40 @@ async def test_the_ladder_and_a_players_page_by_keys(size: tuple[int, int]) -> N
         assert str(table.columns[list(table.columns)[2]].label) == "Wertung"
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
+
+
+async def test_a_players_page_on_an_upright_phone_says_everything_without_scrolling() -> None:
+    """At 45 columns the table keeps game, rating, games and wins; the cursor's game says its
+    mean place and finished share beneath; turned to 100 the table has them all again."""
+    for seed in range(2):
+        recorded(seed)
+    app = TabletopApp(lang="en")
+    async with app.run_test(size=(45, 30)) as pilot:
+        players = await open_players(pilot)
+        await pilot.press("p")
+        page = await until(pilot, lambda: isinstance(app.screen, PlayerPage) and app.screen,
+                           "my page")
+        await settle(pilot)
+        games = page.query_one("#page-games", DataTable)
+        assert [str(c.label) for c in games.columns.values()] == ["Game", "Rating", "Games",
+                                                                  "Wins"]
+        assert fits(games) and str(games.get_row_at(0)[2]) == "2"
+        summary = page.games[0]
+        more = page.query_one("#page-more", Static)
+        assert more.region.height >= 1
+        assert text(more) == (f"Mean place {number(summary.mean_place)} · finished "
+                              f"{round(100 * summary.finished / summary.games)} %")
+        await pilot.resize_terminal(100, 30)
+        await until(pilot, lambda: len(games.columns) == 6, "the whole table")
+        assert not page.query_one("#page-more").display
+        assert fits(games)
+        await pilot.resize_terminal(45, 30)
+        await until(pilot, lambda: len(games.columns) == 4, "the slim table again")
+        await pilot.press("f3")
+        await settle(pilot)
+        assert text(page.query_one("#page-more", Static)).startswith("Mittlerer Rang ")
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is players, "the ladder again")
 
 
 async def test_a_name_that_looks_like_markup_is_shown_as_typed() -> None:

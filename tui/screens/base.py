@@ -19,6 +19,8 @@ ResultType = TypeVar("ResultType")
 
 # Longest player name any form accepts: names go into titles and frames of every table.
 MAX_NAME = 32
+# Columns below which screens are `-slim` (see TabletopApp.HORIZONTAL_BREAKPOINTS).
+SLIM_BELOW = 80
 
 def app_crashed(app: App[object]) -> bool:
     """Whether `app` is going down with an error (Textual sets its return code then)."""

@@ -1,6 +1,8 @@
 """A player's page: their rating at each game they have rated games of, with what those games
 add up to (games, wins, mean place, how many they finished), and for the game the cursor is on
-the rating's history as a plot (textual-plotext) and the players they met most."""
+the rating's history as a plot (textual-plotext) and the players they met most. On a slim
+screen (an upright phone) the table keeps the columns that fit and the cursor's game says the
+rest on a line beneath it, rather than the table scrolling sideways."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from textual.app import ComposeResult
 from textual.color import Color
 from textual.containers import Vertical
 from textual.content import Content
+from textual.events import Resize
 from textual.widgets import DataTable, Static
 from textual_plotext import PlotextPlot
 
@@ -19,9 +22,13 @@ from engines import get_engine
 from net.players import ladder
 from net.players.store import Opponent, Played, StoreError, Summary
 from tui.i18n import register, tr
-from tui.screens.base import KeySpec, TableScreen
+from tui.screens.base import SLIM_BELOW, KeySpec, TableScreen
 from tui.screens.ratings import number, player_name
 from tui.widgets.footer import Footer
+
+# The table's columns, and those a slim screen keeps (the rest on the line beneath: page.more).
+COLUMNS = ("game", "rating", "games", "wins", "place", "finished")
+SLIM_COLUMNS = COLUMNS[:4]
 
 
 class PlayerPage(TableScreen[None]):
@@ -29,6 +36,7 @@ class PlayerPage(TableScreen[None]):
     PlayerPage #page-box { height: 1fr; padding: 0 1; }
     PlayerPage #page-title { text-style: bold; color: $accent; height: auto; }
     PlayerPage #page-games { height: auto; max-height: 8; margin-top: 1; }
+    PlayerPage #page-more { height: auto; color: $text-muted; }
     PlayerPage #page-plot-title { height: 1; margin-top: 1; text-style: bold; }
     PlayerPage #page-plot { height: 1fr; min-height: 6; }
     PlayerPage #page-opponents { height: auto; }
@@ -44,11 +52,13 @@ class PlayerPage(TableScreen[None]):
         self.player = ""
         self.games: list[Summary] = []
         self.trouble: str | None = None
+        self.slim: bool | None = None  # as the table was last filled
 
     def compose(self) -> ComposeResult:
         with Vertical(id="page-box"):
             yield Static(id="page-title")
             yield DataTable(id="page-games", cursor_type="row")
+            yield Static(id="page-more")
             yield Static(id="page-plot-title")
             yield PlotextPlot(id="page-plot")
             yield Static(id="page-opponents")
@@ -58,6 +68,11 @@ class PlayerPage(TableScreen[None]):
     def on_mount(self) -> None:
         self._fill()
         self.query_one("#page-games", DataTable).focus()
+
+    def on_resize(self, event: Resize) -> None:
+        # (Before Screen's own handler sets the `-slim` class: hence the width.)
+        if self.is_mounted and (event.size.width < SLIM_BELOW) != self.slim:
+            self._fill(event.size.width)
 
     async def retranslate(self) -> None:
         await super().retranslate()
@@ -82,22 +97,20 @@ class PlayerPage(TableScreen[None]):
             self.trouble = str(exc)
             return [], []
 
-    def _fill(self) -> None:
+    def _fill(self, width: int | None = None) -> None:
+        """Fill the page for a screen `width` wide (the app's)."""
         self._read()
         title = f"{player_name(self.ident, self.player) or '?'}  ·  {self.ident}"
         self.query_one("#page-title", Static).update(Content(title))
         table = self.query_one("#page-games", DataTable)
         table.clear(columns=True)
-        table.add_columns(*(tr(f"page.col.{c}") for c in
-                            ("game", "rating", "games", "wins", "place", "finished")))
+        self.slim = (width or self.app.size.width) < SLIM_BELOW
+        columns = SLIM_COLUMNS if self.slim else COLUMNS
+        table.add_columns(*(tr(f"page.col.{c}") for c in columns))
         for summary in self.games:
-            table.add_row(Text(get_engine(summary.engine).title),
-                          Text(number(summary.skill.rating), justify="right"),
-                          Text(str(summary.games), justify="right"),
-                          Text(str(summary.wins), justify="right"),
-                          Text(number(summary.mean_place), justify="right"),
-                          Text(f"{round(100 * summary.finished / summary.games)} %",
-                               justify="right"))
+            cells = dict(zip(COLUMNS, self._cells(summary), strict=True))
+            table.add_row(*(cells[c] for c in columns))
+        self.query_one("#page-more").display = self.slim and bool(self.games)
         engines = [s.engine for s in self.games]
         if self.engine_id in engines:
             table.move_cursor(row=engines.index(self.engine_id))
@@ -107,6 +120,16 @@ class PlayerPage(TableScreen[None]):
                 else "" if self.games else tr("page.none"))
         self.query_one("#page-note", Static).update(Content(note))
         self._show_game()
+
+    @staticmethod
+    def _cells(summary: Summary) -> list[Text]:
+        """A game's row, in the order of COLUMNS."""
+        return [Text(get_engine(summary.engine).title),
+                Text(number(summary.skill.rating), justify="right"),
+                Text(str(summary.games), justify="right"),
+                Text(str(summary.wins), justify="right"),
+                Text(number(summary.mean_place), justify="right"),
+                Text(f"{round(100 * summary.finished / summary.games)} %", justify="right")]
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         event.stop()
@@ -123,6 +146,10 @@ class PlayerPage(TableScreen[None]):
             self.query_one(part).display = has_games
         if not has_games or self.engine_id is None:
             return
+        summary = next(s for s in self.games if s.engine == self.engine_id)
+        more = self._cells(summary)
+        self.query_one("#page-more", Static).update(
+            Content(tr("page.more", place=more[4].plain, finished=more[5].plain)))
         history, opponents = self._read(self.engine_id)
         title = get_engine(self.engine_id).title
         self.query_one("#page-plot-title", Static).update(
@@ -156,6 +183,7 @@ register(
             "page.col.wins": "Wins",
             "page.col.place": "Mean place",
             "page.col.finished": "Finished",
+            "page.more": "Mean place {place} · finished {finished}",
             "page.plot": "Rating at {game}, game by game",
             "page.plot.x": "rated games",
             "page.opponents": "Met most: {who}",
@@ -170,6 +198,7 @@ register(
             "page.col.wins": "Siege",
             "page.col.place": "Mittlerer Rang",
             "page.col.finished": "Beendet",
+            "page.more": "Mittlerer Rang {place} · beendet {finished}",
             "page.plot": "Wertung bei {game}, Spiel für Spiel",
             "page.plot.x": "gewertete Spiele",
             "page.opponents": "Am häufigsten getroffen: {who}",

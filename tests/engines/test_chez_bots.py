@@ -8,7 +8,7 @@ from collections import Counter
 from test_chez_rules import ENG, game, mv, poke, to_phase
 
 from bench import bot_move
-from engines.chez_geek.bots import StrongBot
+from engines.chez_geek.bots import PlayoutBot, StrongBot
 from engines.chez_geek.engine import pick
 
 GAMES = 60
@@ -156,3 +156,44 @@ def test_the_random_pick_is_uniform() -> None:
     counts = Counter(pick(moves, rng)["card"] for _ in range(7000))
     assert sorted(counts) == [str(i) for i in range(7)]
     assert all(850 < k < 1150 for k in counts.values()), counts  # 1000 each, sd 29
+
+
+def test_the_experts_playouts_play_as_the_strong_bot_does() -> None:
+    """The expert plays its samples out with the strong bot (how its opponents play): at every
+    seat to act in games of several sizes the playout bot picks the strong bot's move, a seat
+    with one move takes it without a view built, and the move it hands out is the caller's."""
+    playout, strong = ENG.bots["expert"].searcher.rollout, ENG.bots["strong"]  # type: ignore[attr-defined]
+    assert isinstance(playout, PlayoutBot)
+    built = 0
+    view = ENG.view
+
+    def counted_view(state, seat):  # type: ignore[no-untyped-def]
+        nonlocal built
+        built += 1
+        return view(state, seat)
+
+    forced = chosen = 0
+    for seed in range(6):
+        s = ENG.new_game(2 + seed % 5, 900 + seed)
+        step = 0
+        while not ENG.is_over(s):
+            for seat in ENG.to_act(s):
+                legal = ENG.legal_moves(s, seat)
+                built = 0
+                ENG.view = counted_view  # type: ignore[method-assign]
+                try:
+                    move = playout.choose(ENG, s, seat, random.Random(step))
+                finally:
+                    ENG.view = view  # type: ignore[method-assign]
+                assert move is not None and move == strong.choose(ENG, s, seat,
+                                                                  random.Random(step))
+                if len(legal) == 1:
+                    forced += 1
+                    assert built == 0
+                else:
+                    chosen += 1
+                move["card"] = "tampered"
+                assert all(m.get("card") != "tampered" for m in ENG.legal_moves(s, seat))
+            s = ENG.apply(s, *bot_move(ENG, s, ["strong"] * s.n, random.Random(step)))
+            step += 1
+    assert forced > 100 and chosen > 100

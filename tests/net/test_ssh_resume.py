@@ -12,7 +12,7 @@ from pathlib import Path
 import asyncssh
 import pytest
 from ssh_support import OpenTable, Player, connect, host_with_a_bot
-from test_ssh_play import play_by_taking
+from test_ssh_play import play_by_taking, until
 
 import net
 from net.host.hosting import HostPlan, open_room, resumable
@@ -172,6 +172,9 @@ async def test_a_host_whose_connection_dropped_takes_the_game_up_again_from_past
     try:
         await ada.hang_up()
         await bob.wait_for("The host is away", "the host away at bob's")
+        # (Her dropped session holds its place until its app has gone: three at most from
+        # this machine.)
+        await until(lambda: len(table.sessions) == 1, "ada's dropped session gone")
 
         nameonly = await connect(table.port, "ada", command="resume")
         players.append(nameonly)

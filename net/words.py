@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from net.relay import addresses
-from net.ssh import limits
 
 Line = Callable[[str], str]
 Lines = dict[str, dict[str, str]]
@@ -29,7 +28,7 @@ SHARED: Lines = {
     },
 }
 # Words counted in the lines, (one, many), and how an address group is said, in German
-# (English says them as the logs do: net.ssh.limits.counted, net.relay.addresses.describe).
+# (English says them as the logs do: `counted`, net.relay.addresses.describe).
 COUNTED_DE = {"tab": ("Tab", "Tabs"), "session": ("Sitzung", "Sitzungen"),
               "minute": ("Minute", "Minuten"), "second": ("Sekunde", "Sekunden")}
 WHERE_DE = {"machine": "dieser Rechner", "network": "Netz {}", "address": "Adresse {}"}
@@ -56,8 +55,9 @@ def language(env: Mapping[str, str]) -> str:
 
 
 def counted(number: float, word: str, lang: str = "en") -> str:
+    """`number` of `word`, e.g. "3 sessions" (the logs' way, English, too)."""
     if lang != "de":
-        return limits.counted(number, word)
+        return f"{number:.0f} {word}" + ("" if round(number) == 1 else "s")
     one, many = COUNTED_DE[word]
     return f"{number:.0f} {one if round(number) == 1 else many}"
 

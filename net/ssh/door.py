@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING
 import asyncssh
 
 from net.ssh.access import Visitor
-from net.ssh.limits import counted
 from net.ssh.proxied import Origin
 from net.ssh.session import TableSession
+from net.words import counted
 
 if TYPE_CHECKING:
     from net.ssh.server import SshTable

@@ -163,6 +163,3 @@ def raise_file_limit(limits: SshLimits) -> int:
                     soft, limits.files_needed())
     return soft
 
-
-def counted(number: float, word: str) -> str:
-    return f"{number:.0f} {word}" + ("" if round(number) == 1 else "s")

@@ -54,11 +54,12 @@ from net.ssh.access import Access, Visitor
 from net.ssh.door import TableDoor
 from net.ssh.forks import Forks
 from net.ssh.keys import fingerprint, give_identity, host_key, player_dir
-from net.ssh.limits import AddressRate, Guesses, SshLimits, counted, raise_file_limit
+from net.ssh.limits import AddressRate, Guesses, SshLimits, raise_file_limit
 from net.ssh.proxied import Origin, ProxiedListener
 from net.ssh.session import DEFAULT_TERM, TableSession
 from net.ssh.words import Line
 from net.wire import codes
+from net.words import counted
 
 log = logging.getLogger("tabletop.sshd")
 T = TypeVar("T")

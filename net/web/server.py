@@ -35,13 +35,14 @@ from net.ssh import inside, logs
 from net.ssh.access import FALLBACK_NAME
 from net.ssh.forks import Forks
 from net.ssh.keys import player_dir
-from net.ssh.limits import AddressRate, Guesses, counted
+from net.ssh.limits import AddressRate, Guesses
 from net.ssh.server import APP, MIB, Beside, base_env, lasted, player_env
 from net.ssh.session import take_report
 from net.web import door, gate, page, words
 from net.web.inside import WEB_ENV
 from net.web.limits import WebLimits
 from net.web.tab import POLICY, Tab, TabApp
+from net.words import counted
 
 log = logging.getLogger("tabletop.web")
 

@@ -1,9 +1,10 @@
 """The imports inside `net/` run one way, floor by floor, as they do between the top-level
 packages (tui -> net -> engines): what both ends of a connection share at the bottom, then the
 table without a network, the records, the relay, the host and the peer side by side (neither
-knows the other), the SSH table, and the web table (which reuses the SSH table's parts) and the
-headless runner side by side on top. A part may name the class that owns it in annotations only
-(under `TYPE_CHECKING`): that is no import at run time."""
+knows the other) with the tables' own lines to a player (net.words), the SSH table, and the
+web table (which reuses the SSH table's parts) and the headless runner side by side on top. A
+part may name the class that owns it in annotations only (under `TYPE_CHECKING`): that is no
+import at run time."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ FLOORS = {
     "net.table": 1,
     "net.records": 2, "net.discovery": 2,
     "net.relay": 3, "net.players": 3,
-    "net.host": 4, "net.peer": 4,
+    "net.host": 4, "net.peer": 4, "net.words": 4,
     "net.ssh": 5,
     "net.web": 6,
     "net.headless": 6,

@@ -137,6 +137,8 @@ async def test_a_crashed_host_reads_one_line_and_takes_the_game_up_again_with_ss
         ada = await connect(table.port, "ada", key=ada_key, command="resume")
         players.append(ada)
         await ada.wait_for(at_the_table(code), "ada back at her table")
+        # Bob's app finds the resumed room by itself; the game goes on once he is back in it.
+        await ada.wait_for(lambda: "offline" not in ada.text(), "bob back at ada's table")
         await play_by_taking([ada, bob])
     finally:
         for player in players:

@@ -41,11 +41,15 @@ class Dealer:
         self.asked: list[int] = []  # the seats the commit named, in seat order
         self.collecting: dict[int, str] | None = None  # seat -> contribution, while dealing
         self.left: list[int] = []  # at the end: the seats whose person had left (a bot played)
+        # Which deal of the room this is (1, then one more at each rematch): the frames that
+        # belong to a deal name it, so a peer knows a new one began from the frames alone.
+        self.number = 1
 
     def forget(self) -> None:
         """A rematch deals afresh."""
         self.commitment, self.contributions, self.salt, self.asked = None, [], "", []
         self.left = []
+        self.number += 1
 
     def start(self) -> None:
         """Close the lobby (empty seats get bots) and make the seed: commit to the host's
@@ -67,14 +71,28 @@ class Dealer:
         self.collecting = {}
         host.presence()
         # To every connection, spectators too: each of them checks the start against it.
-        host.uplink.post(list(host.peers), "commit", commitment=self.commitment,
-                         seats=self.asked)
+        self._ask(list(host.peers))
         host.spawn(self._deadline())
+
+    def _ask(self, cids: list[int]) -> None:
+        self.host.uplink.post(cids, "commit", commitment=self.commitment, seats=self.asked,
+                              deal=self.number)
+
+    def ask_again(self, cid: int, seat_no: int | None) -> None:
+        """A seat the open commit names whose person is back (a dropped connection, a re-key)
+        before its part came: the commit again, so that part still counts. The commit it
+        may have seen already is the same one: asking again draws nothing new."""
+        got = self.collecting
+        if got is not None and seat_no in self.asked and seat_no not in got:
+            self._ask([cid])
 
     def contribute(self, peer: Peer, frame: Frame) -> None:
         """A peer's part of the seed: taken once, from a seat the commit named; with it, the
         proof of its person's identity for this game (kept only if it checks)."""
         value, got = frame["value"], self.collecting
+        taken = got if got is not None else dict(self.contributions)
+        if value is not None and taken.get(peer.seat) == value:
+            return  # the same part again, to a commit sent again (`ask_again`): nothing new
         if got is None or peer.seat not in self.asked or peer.seat in got:
             self.host.error(peer.cid, "bad_order", "no contribution is wanted now", frame["seq"])
         elif not fairness.good_contribution(value):
@@ -116,7 +134,8 @@ class Dealer:
         table = host.session.players()
         host.uplink.post(list(host.peers), "start", engine=host.engine.id,
                          options=dict(host.options), players=table, commitment=self.commitment,
-                         contributions=self.contributions, fixed_seed=host.seed)
+                         contributions=self.contributions, fixed_seed=host.seed,
+                         deal=self.number)
         host.audience.local({"type": "start", "engine": host.engine.id, "players": table,
                              "commitment": self.commitment, "fixed_seed": host.seed})
         host.play.broadcast("sync")

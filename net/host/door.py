@@ -207,9 +207,11 @@ class Door:
         host.peers[cid] = Peer(cid, name, seat_no)
         host.uplink.post([cid], "welcome", seat=seat_no, token=token, name=name,
                          code=host.code, engine=host.engine.id, options=dict(host.options),
-                         commitment=host.dealer.commitment, proof_key=proof_key, ticket=ticket)
+                         commitment=host.dealer.commitment, proof_key=proof_key, ticket=ticket,
+                         deal=host.dealer.number)
         host.play.sync_peer(host.peers[cid])
         host.presence(lobby=True)
+        host.dealer.ask_again(cid, seat_no)
         for line in host.chat_log[-20:]:
             host.uplink.post([cid], "chat", **line)
         if cid in self._unproven:  # once a connection: its key is no use here, say why

@@ -40,7 +40,8 @@ class Lobby:
         return {"engine": host.engine.id, "options": dict(host.options),
                 "seats": host.seat_list(),
                 "clock": None if host.clock is None else host.clock.public(),
-                "takeover": host.takeover, **host.billboard.state()}
+                "takeover": host.takeover, "deal": host.dealer.number,
+                **host.billboard.state()}
 
     def _changed(self) -> None:
         self.host.presence(lobby=True)

@@ -94,6 +94,7 @@ def restore(host: NetHost, path: Path, header: dict[str, Any], moves: list[list[
         dealer.salt, dealer.commitment = net["salt"], net["commitment"]
         dealer.secret = net.get("secret", host.session.seed)
         dealer.contributions = net.get("contributions", [])
+        dealer.number = int(net.get("deal", 1))
         if net.get("fixed"):
             host.seed = host.session.seed
         host.seats[:] = seats(header, net)
@@ -129,7 +130,8 @@ class Recorder:
             "commitment": dealer.commitment, "tokens": [s.token for s in host.seats],
             "spare": [s.spare for s in host.seats], "secret": dealer.secret,
             "keys": [s.keys for s in host.seats], "tickets": [s.ticket for s in host.seats],
-            "contributions": dealer.contributions, "fixed": host.seed is not None,
+            "contributions": dealer.contributions, "deal": dealer.number,
+            "fixed": host.seed is not None,
             "local": [s.local for s in host.seats], "takeover": host.takeover,
             "level": host.level, "hints": host.hints, "wrong_tries": host.keys.wrong_tries,
         })

@@ -5,6 +5,10 @@ at the end (net.table.fairness holds the rules, net.players.identity the proofs)
 A check that fails before the end is said at once and stays the game's verdict: a host that
 breaks its commit cannot mend it with a tidy reveal.
 
+Which deal is checked is the host's frames' word, never a screen's: a host numbers the deals
+of its room (`number`), and a frame naming another number begins that deal here, whatever this
+peer missed on the way (a lobby lost in a re-key, a welcome back that comes before it).
+
 What this peer checked so far is kept with its seat (`kept`, net.peer.tokens), so the player's
 next process (a browser tab reloaded, an SSH session back after a drop) checks the same deal
 to its end instead of playing the rest of it unverified, and so unrated.
@@ -31,6 +35,7 @@ class DealCheck:
         self.reset()
 
     def reset(self) -> None:
+        self.number: int | None = None  # which deal of the room this is (None: not said)
         self.carried = False  # the state came from an earlier process, not yet welcomed
         self.commitment: str | None = None
         self.contribution: list[Any] | None = None  # [seat, value] this peer gave the seed
@@ -45,7 +50,7 @@ class DealCheck:
         if self.commitment is None:
             return None
         return {"commitment": self.commitment, "asked": self.asked,
-                "contribution": self.contribution, "dealt": self.dealt}
+                "contribution": self.contribution, "dealt": self.dealt, "deal": self.number}
 
     def carry(self, kept: object) -> None:
         """Go on from what an earlier process of this player `kept`; what is not in the shape
@@ -53,14 +58,27 @@ class DealCheck:
         if not isinstance(kept, dict) or not isinstance(kept.get("commitment"), str):
             return
         asked, part, dealt = kept.get("asked"), kept.get("contribution"), kept.get("dealt")
+        number = kept.get("deal")
         seats = asked is None or (isinstance(asked, list) and all(type(s) is int for s in asked))
         mine = part is None or (isinstance(part, list) and len(part) == 2
                                 and type(part[0]) is int and fairness.good_contribution(part[1]))
-        if not (seats and mine and (dealt is None or isinstance(dealt, dict))):
+        if not (seats and mine and (dealt is None or isinstance(dealt, dict))
+                and (number is None or type(number) is int)):
             return
-        self.commitment, self.asked, self.contribution, self.dealt = (
-            kept["commitment"], asked, part, dealt)
+        self.commitment, self.asked, self.contribution, self.dealt, self.number = (
+            kept["commitment"], asked, part, dealt, number)
         self.carried = True
+
+    def other_deal(self, number: object) -> bool:
+        """Whether a host's frame naming deal `number` belongs to another deal than the one
+        checked here (a frame that names none, or a first number, does not)."""
+        return type(number) is int and self.number is not None and number != self.number
+
+    def follow(self, number: object) -> None:
+        """The deal the host's frames name is the one checked here (after `other_deal` said
+        so and the last one was done with)."""
+        if type(number) is int:
+            self.number = number
 
     def welcomed(self, commitment: str | None) -> None:
         """The host's welcome names the deal in play. One other than the deal carried from an
@@ -85,16 +103,26 @@ class DealCheck:
                   name: str) -> dict[str, Any] | None:
         """The host closed the lobby and committed: check whom it asks for a part of the seed;
         the `contribute` fields to send if our seat is named. One commit per deal: a second is
-        refused (a fresh draw, made after seeing the first round of parts)."""
+        refused (a fresh draw, made after seeing the first round of parts); the same commit again
+        (the host asks a seat that came back) gets the same part again, which gives the host
+        no second seed to choose from."""
         if self.asked is not None:
-            self._fail(fairness.Verdict(False, "recommitted"))
-            return None
+            if body["commitment"] != self.commitment or body["seats"] != self.asked:
+                self._fail(fairness.Verdict(False, "recommitted"))
+                return None
+            return self._part(seat, name)
         self.commit_to(body["commitment"])
         self.asked = body["seats"]
         self._fail(fairness.check_commit(self.asked, table, seat))
         if seat is None or seat not in self.asked:
             return None
         self.contribution = [seat, fairness.new_contribution()]
+        return self._part(seat, name)
+
+    def _part(self, seat: int | None, name: str) -> dict[str, Any] | None:
+        """The `contribute` fields for this seat's part (None: it gave none)."""
+        if self.contribution is None or self.contribution[0] != seat:
+            return None
         proof = None  # who sits here, signed for this very game
         if self.identity is not None and self.commitment is not None:
             proof = bytes.fromhex(self.identity.prove(self.commitment, seat, name)["sig"])

@@ -151,6 +151,7 @@ class RemoteLink(TableLink):
         self.proof_key = frame.get("proof_key")
         self.ticket = frame.get("ticket")
         self.name = frame["name"]
+        self._follow_deal(frame)
         self.deal.welcomed(frame["commitment"])
         channel = self.pipe.channel if self.pipe is not None else None
         if channel is not None and channel.secret:  # a code-keyed session: its key is new
@@ -291,6 +292,7 @@ class RemoteLink(TableLink):
             if pipe is not None:
                 self.spawn_send(self._joiner.proof_again(pipe, body["proof"]))
         elif t == "commit":
+            self._follow_deal(frame)
             table = self.players or (self.lobby or {}).get("seats") or []
             if (part := self.deal.committed(body, table, self.seat, self.name)) is not None:
                 self._keep()  # before it goes: a later process checks the seed with it
@@ -311,10 +313,10 @@ class RemoteLink(TableLink):
             self._welcome(frame)
         else:
             if t == "lobby":
+                self._follow_deal(frame)
                 self.lobby = {"type": "lobby", **body}
-                if self.table is not None:
-                    self._rematch()
             elif t == "start":
+                self._follow_deal(frame)
                 if self.remember:  # listed in Past games; replayable once the seed is revealed
                     self.record_path = records.start_peer(body, self.seat, self.room)
                 self.deal.started(body, self.seat)
@@ -326,9 +328,22 @@ class RemoteLink(TableLink):
                 del self.chat[:-100]
             self.emit({"type": t, **body})
 
+    def _follow_deal(self, frame: Frame) -> None:
+        """A frame that names the room's deal (`welcome`, `lobby`, `commit`, `start`) and names
+        another than the one checked here begins that deal: the host offers a rematch, or
+        dealt one while this peer was away. So the order of "new game" and "commit" is the
+        one the host's frames have, whatever this peer missed or its screens are doing. A host
+        that numbers no deals says a rematch by a `lobby` after a game."""
+        number = frame.get("deal")
+        if self.deal.other_deal(number) or (
+                number is None and frame.get("t") == "lobby" and self.table is not None):
+            self._rematch()
+        self.deal.follow(number)
+
     def _rematch(self) -> None:
-        """A lobby after a game: the host offers a rematch in this room. The last game's table,
-        result and seed check are done with; the next game starts from the lobby again."""
+        """The host began another deal in this room (a rematch). The last game's table, result
+        and seed check are done with; the next game starts from the lobby again."""
+        was_played = self.table is not None
         self.table, self.result = None, None
         self.deal.reset()
         self.record_path, self.revealed = None, None
@@ -337,7 +352,8 @@ class RemoteLink(TableLink):
         self.event_log.clear()
         for line in self.chat:  # said before the next game: its lobby chat (see NetHost.chat)
             line["at"] = None
-        self.emit({"type": "rematch"})
+        if was_played:
+            self.emit({"type": "rematch"})
 
     def _table(self, t: str, body: dict[str, Any]) -> None:
         reveal = body.pop("reveal", None)

@@ -263,3 +263,20 @@ def test_a_deal_kept_by_an_earlier_process_is_dropped_when_the_host_has_dealt_ag
     broken = DealCheck(said.append)
     broken.carry({**kept, "contribution": [1, 42]})  # not a part: nothing is carried
     assert broken.commitment is None and not broken.carried
+
+
+def test_the_same_commit_again_gets_the_same_part_and_another_one_is_refused() -> None:
+    """A host asks a seat that came back for its part again: the same commit, the same part
+    (a new one would give the host a second seed to choose from). Another commit in the same
+    deal is a fresh draw: refused. Another deal's number begins a deal afresh."""
+    said: list[dict[str, Any]] = []
+    table = [{"name": "Hana", "kind": "host"}, {"name": "Pia", "kind": "person"}]
+    check = DealCheck(said.append)
+    check.follow(1)
+    first = check.committed({"commitment": "c1", "seats": [1]}, table, 1, "Pia")
+    again = check.committed({"commitment": "c1", "seats": [1]}, table, 1, "Pia")
+    assert first is not None and again == first and check.doubt is None and not said
+    assert not check.other_deal(1) and not check.other_deal(None) and check.other_deal(2)
+    assert check.committed({"commitment": "c2", "seats": [1]}, table, 1, "Pia") is None
+    assert check.doubt is not None and check.doubt.code == "recommitted"
+    assert [n["verdict"]["code"] for n in said] == ["recommitted"]

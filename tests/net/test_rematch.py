@@ -3,10 +3,15 @@ and each guest stays for it or leaves."""
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any
+
+from test_net_game import finish, open_table
 from test_net_tui import open_host_lobby, screen_of, until
 from textual.pilot import Pilot
 
 from net.host.hosting import HostPlan
+from net.peer.remote import RemoteLink
 from net.relay.server import Relay
 from net.table.clocks import per_move
 from tui.app import TabletopApp
@@ -69,10 +74,95 @@ async def test_a_rematch_in_the_same_room_with_the_same_seats(relay: Relay) -> N
                 assert log.texts.index("Hana: gg") < log.texts.index("A new game starts.")
             await play_to_results(host, peer)
             result = peer.app.screen.result
-            assert result["verified"], result  # the second deal checks out at the guest too
+            # the second deal checks out at the guest too
+            assert result["verified"], f"NOT verified: {result['verify_note']}"
             await peer.press("m")  # Pia leaves this time
             await until(peer, screen_of(peer, MenuScreen), "the guest's menu")
             await host.press("r")
             final = await until(host, screen_of(host, HostLobbyScreen), "the lobby once more")
             await until(host, lambda: final.seats[1]["kind"] == "empty", "Pia's seat free")
         await room.close()
+
+
+async def test_a_rematch_dealt_before_the_guest_leaves_the_results_is_verified(
+        relay: Relay) -> None:
+    """The host reopens and deals the second game while the guest still reads the first
+    game's results: the guest's check follows the host's frames, not its screens."""
+    plan = HostPlan("schoko", 2, server=relay.url, host_name="Hana")
+    hosting = TabletopApp(lang="en", opening=lambda: HostScreen(plan, auto=True))
+    async with hosting.run_test(size=(120, 40)) as host:
+        lobby = await open_host_lobby(host)
+        room, code = lobby.room, lobby.host.display_code
+        joining = TabletopApp(lang="en", opening=lambda: JoinScreen(code, "Pia", relay.url,
+                                                                    auto=True))
+        async with joining.run_test(size=(120, 40)) as peer:
+            await until(peer, screen_of(peer, PeerLobbyScreen), "the guest's lobby")
+            await until(host, lambda: lobby.host.seat_list()[1]["name"] == "Pia", "Pia")
+            lobby.host.set_clock(QUICK)
+            lobby.host.start()
+            await play_to_results(host, peer)
+            guest_results = peer.app.screen
+            await host.press("r")
+            again = await until(host, screen_of(host, HostLobbyScreen), "the lobby again")
+            again.host.set_clock(QUICK)
+            again.host.start()  # before the guest has even seen the offer
+            await until(host, screen_of(host, NetGameScreen), "the second game")
+            await until(host, lambda: room.host.session is not None and room.host.over,
+                        "the second game's end at the host")
+            assert isinstance(peer.app.screen, ResultsScreen) and peer.app.screen is guest_results
+            await until(peer, lambda: guest_results.can_rematch, "the offer at the guest")
+            await peer.press("r")
+            await until(peer, lambda: isinstance(peer.app.screen, ResultsScreen)
+                        and peer.app.screen is not guest_results, "the second results")
+            result = peer.app.screen.result
+            assert result["verified"], f"NOT verified: {result['verify_note']}"
+        await room.close()
+
+
+async def test_a_guest_who_lost_the_rematch_lobby_and_the_commit_still_checks_the_new_deal(
+        relay: Relay) -> None:
+    """Pia's connection dies at the rematch: the lobby and the commit are lost with it, and
+    she is back (by resumption) while the host collects the parts. Her welcome names the new
+    deal before any lobby does: it begins that deal, the host asks her for her part again, and
+    the deal is verified with it, as an honest deal always is."""
+    host, me, (pia,) = await open_table(relay, seed=5, names=("Pia",), fixed=False)
+    link = pia.link
+    assert isinstance(link, RemoteLink)
+    try:
+        host.start()
+        await finish(me, pia)
+        assert pia.result is not None and pia.result["verified"], pia.result
+        first = host.dealer.commitment
+        heard, lost = len(pia.messages), []
+        real, coming_back = link._frame, link._joiner.come_back
+
+        async def back(giving_up: Any) -> Any:
+            link._frame = real  # the new connection's frames arrive
+            return await coming_back(giving_up)
+
+        link._frame = lost.append  # nothing more arrives on this connection
+        link._joiner.come_back = back  # type: ignore[method-assign]
+        for player in (me, pia):
+            player.done.clear()
+            player.result = None
+        host.reopen()
+        host.start()
+        await host.uplink.flushed()
+        await until_lost(lost, 2)
+        assert host.dealer.collecting == {} and host.dealer.asked == [1]
+        await link.drop()
+        await finish(me, pia)
+        assert host.dealer.commitment != first
+        assert pia.result is not None
+        assert pia.result["verified"], f"NOT verified: {pia.result['verify_note']}"
+        assert link.deal.contribution in host.dealer.contributions  # her part made the seed
+        assert not [m for m in pia.messages[heard:] if "NOT verified" in str(m.get("text"))]
+    finally:
+        await asyncio.gather(link.close(), host.close())
+
+
+async def until_lost(lost: list[Any], count: int) -> None:
+    """Until `count` frames were lost (the rematch's lobby and more)."""
+    async with asyncio.timeout(10):
+        while len(lost) < count:
+            await asyncio.sleep(0.01)

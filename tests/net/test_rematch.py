@@ -4,13 +4,15 @@ and each guest stays for it or leaves."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from typing import Any
 
 from test_net_game import finish, open_table
 from test_net_tui import open_host_lobby, screen_of, until
 from textual.pilot import Pilot
 
-from net.host.hosting import HostPlan
+from net.host.hosting import HostPlan, Room
 from net.peer.remote import RemoteLink
 from net.relay.server import Relay
 from net.table.clocks import per_move
@@ -36,7 +38,10 @@ async def play_to_results(host: Pilot[None], peer: Pilot[None]) -> None:
     raise AssertionError(f"no results: {host.app.screen}, {peer.app.screen}")
 
 
-async def test_a_rematch_in_the_same_room_with_the_same_seats(relay: Relay) -> None:
+@contextlib.asynccontextmanager
+async def first_game(relay: Relay) -> AsyncIterator[tuple[Pilot[None], Pilot[None], Room]]:
+    """Hana hosts Scho K.O. in a TUI, Pia joins in hers, and their first game is played to
+    both results screens (on a clock so short that the bot plays everyone's moves)."""
     plan = HostPlan("schoko", 2, server=relay.url, host_name="Hana")
     hosting = TabletopApp(lang="en", opening=lambda: HostScreen(plan, auto=True))
     async with hosting.run_test(size=(120, 40)) as host:
@@ -50,73 +55,65 @@ async def test_a_rematch_in_the_same_room_with_the_same_seats(relay: Relay) -> N
             # A clock shorter than the lobby's presets, so start without the form.
             lobby.host.set_clock(QUICK)
             lobby.host.start()
-            first = await until(host, lambda: room.host.commitment, "the first deal")
             await play_to_results(host, peer)
-            guest_results = peer.app.screen
-            assert not guest_results.can_rematch  # nothing offered yet
-            room.host.send_chat("gg")  # said after the first game: the second one opens with it
-            await host.press("r")  # the host offers the rematch: back to the room's lobby
-            again = await until(host, screen_of(host, HostLobbyScreen), "the lobby again")
-            assert again.room is room and [s["name"] for s in again.seats] == ["Hana", "Pia"]
-            await until(peer, lambda: guest_results.can_rematch, "the offer at the guest")
-            await peer.press("r")  # Pia stays
-            await until(peer, screen_of(peer, PeerLobbyScreen), "the guest's lobby again")
-            again.host.start()
-            game = await until(host, screen_of(host, NetGameScreen), "the second game")
-            await until(peer, screen_of(peer, NetGameScreen), "the guest's second game")
-            await until(host, lambda: game.latest is not None, "the second table")
-            assert room.host.commitment != first  # a new shuffle, committed afresh
-            assert game.latest.view["over"] is False
-            guest_game = peer.app.screen
-            for table, pilot in ((game, host), (guest_game, peer)):
-                log = table.query_one("#log", EventLog)
-                await until(pilot, lambda log=log: "A new game starts." in log.texts, "the log")
-                assert log.texts.index("Hana: gg") < log.texts.index("A new game starts.")
-            await play_to_results(host, peer)
-            result = peer.app.screen.result
-            # the second deal checks out at the guest too
-            assert result["verified"], f"NOT verified: {result['verify_note']}"
-            await peer.press("m")  # Pia leaves this time
-            await until(peer, screen_of(peer, MenuScreen), "the guest's menu")
-            await host.press("r")
-            final = await until(host, screen_of(host, HostLobbyScreen), "the lobby once more")
-            await until(host, lambda: final.seats[1]["kind"] == "empty", "Pia's seat free")
+            yield host, peer, room
         await room.close()
+
+
+async def test_a_rematch_in_the_same_room_with_the_same_seats(relay: Relay) -> None:
+    async with first_game(relay) as (host, peer, room):
+        first = room.host.commitment
+        guest_results = peer.app.screen
+        assert isinstance(guest_results, ResultsScreen)
+        assert not guest_results.can_rematch  # nothing offered yet
+        room.host.send_chat("gg")  # said after the first game: the second one opens with it
+        await host.press("r")  # the host offers the rematch: back to the room's lobby
+        again = await until(host, screen_of(host, HostLobbyScreen), "the lobby again")
+        assert again.room is room and [s["name"] for s in again.seats] == ["Hana", "Pia"]
+        await until(peer, lambda: guest_results.can_rematch, "the offer at the guest")
+        await peer.press("r")  # Pia stays
+        await until(peer, screen_of(peer, PeerLobbyScreen), "the guest's lobby again")
+        again.host.start()
+        game = await until(host, screen_of(host, NetGameScreen), "the second game")
+        await until(peer, screen_of(peer, NetGameScreen), "the guest's second game")
+        await until(host, lambda: game.latest is not None, "the second table")
+        assert room.host.commitment != first  # a new shuffle, committed afresh
+        assert game.latest.view["over"] is False
+        guest_game = peer.app.screen
+        for table, pilot in ((game, host), (guest_game, peer)):
+            log = table.query_one("#log", EventLog)
+            await until(pilot, lambda log=log: "A new game starts." in log.texts, "the log")
+            assert log.texts.index("Hana: gg") < log.texts.index("A new game starts.")
+        await play_to_results(host, peer)
+        result = peer.app.screen.result
+        # the second deal checks out at the guest too
+        assert result["verified"], f"NOT verified: {result['verify_note']}"
+        await peer.press("m")  # Pia leaves this time
+        await until(peer, screen_of(peer, MenuScreen), "the guest's menu")
+        await host.press("r")
+        final = await until(host, screen_of(host, HostLobbyScreen), "the lobby once more")
+        await until(host, lambda: final.seats[1]["kind"] == "empty", "Pia's seat free")
 
 
 async def test_a_rematch_dealt_before_the_guest_leaves_the_results_is_verified(
         relay: Relay) -> None:
     """The host reopens and deals the second game while the guest still reads the first
     game's results: the guest's check follows the host's frames, not its screens."""
-    plan = HostPlan("schoko", 2, server=relay.url, host_name="Hana")
-    hosting = TabletopApp(lang="en", opening=lambda: HostScreen(plan, auto=True))
-    async with hosting.run_test(size=(120, 40)) as host:
-        lobby = await open_host_lobby(host)
-        room, code = lobby.room, lobby.host.display_code
-        joining = TabletopApp(lang="en", opening=lambda: JoinScreen(code, "Pia", relay.url,
-                                                                    auto=True))
-        async with joining.run_test(size=(120, 40)) as peer:
-            await until(peer, screen_of(peer, PeerLobbyScreen), "the guest's lobby")
-            await until(host, lambda: lobby.host.seat_list()[1]["name"] == "Pia", "Pia")
-            lobby.host.set_clock(QUICK)
-            lobby.host.start()
-            await play_to_results(host, peer)
-            guest_results = peer.app.screen
-            await host.press("r")
-            again = await until(host, screen_of(host, HostLobbyScreen), "the lobby again")
-            again.host.set_clock(QUICK)
-            again.host.start()  # before the guest has even seen the offer
-            await until(host, screen_of(host, NetGameScreen), "the second game")
-            await until(host, lambda: room.host.session is not None and room.host.over,
-                        "the second game's end at the host")
-            assert isinstance(peer.app.screen, ResultsScreen) and peer.app.screen is guest_results
-            await until(peer, lambda: guest_results.can_rematch, "the offer at the guest")
-            await peer.press("r")
-            await until(peer, lambda: isinstance(peer.app.screen, ResultsScreen)
-                        and peer.app.screen is not guest_results, "the second results")
-            result = peer.app.screen.result
-            assert result["verified"], f"NOT verified: {result['verify_note']}"
-        await room.close()
+    async with first_game(relay) as (host, peer, room):
+        guest_results = peer.app.screen
+        assert isinstance(guest_results, ResultsScreen)
+        await host.press("r")
+        again = await until(host, screen_of(host, HostLobbyScreen), "the lobby again")
+        again.host.start()  # before the guest has even seen the offer
+        await until(host, screen_of(host, NetGameScreen), "the second game")
+        await until(host, lambda: room.host.over, "the second game's end at the host")
+        assert peer.app.screen is guest_results  # the guest's screens never moved
+        await until(peer, lambda: guest_results.can_rematch, "the offer at the guest")
+        await peer.press("r")
+        await until(peer, lambda: isinstance(peer.app.screen, ResultsScreen)
+                    and peer.app.screen is not guest_results, "the second results")
+        result = peer.app.screen.result
+        assert result["verified"], f"NOT verified: {result['verify_note']}"
 
 
 async def test_a_guest_who_lost_the_rematch_lobby_and_the_commit_still_checks_the_new_deal(

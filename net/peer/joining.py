@@ -295,6 +295,7 @@ class Joiner:
             link.finish("this table cannot be rejoined without the code: join again", "no_key")
             return
         self._pending = resume.Resumption(link.room, link.key)
+        link.in_room = False  # until the welcome that follows
         pipe.rekey(None)
         with contextlib.suppress(ConnectionClosed):
             await pipe.send_clear("rejoin", **self._pending.fields())

@@ -66,6 +66,9 @@ __all__ = ["JoinError", "RemoteLink"]
 # A frame the relay damaged, or sent out of order: the channel starts afresh.
 DAMAGED = ("tampered", "reordered")
 REKEYING = "a frame was damaged on the way; renewing this table's keys and catching up"
+HOLDING = "the table is being reached again: what you do goes to it once you are back"
+# Frames made while the link is not in the room, kept to send once it is (at most so many).
+MAX_HELD = 32
 
 
 class RemoteLink(TableLink):
@@ -131,6 +134,11 @@ class RemoteLink(TableLink):
         self._echoes: deque[asyncio.Future[Any]] = deque()
         self._closing = False
         self._sending: set[asyncio.Task[Any]] = set()
+        # In the room: welcomed on the connection in use. Until then (a first join, a drop, a
+        # re-key or the host coming back) the host would refuse or never see a move, so what
+        # the player does meanwhile waits in `_held`, in order, for the welcome.
+        self.in_room = False
+        self._held: list[tuple[str, dict[str, Any]]] = []
         self._joiner = Joiner(self)
 
     # -- connecting ----------------------------------------------------------------------------
@@ -157,7 +165,11 @@ class RemoteLink(TableLink):
         if channel is not None and channel.secret:  # a code-keyed session: its key is new
             self.key = resume.seat_key(channel.secret, self.room, self.seat)
         self._keep()
+        self.in_room = True
         self.emit({"type": "welcome", **{k: v for k, v in frame.items() if k not in ("v", "t")}})
+        if self._held:  # after the welcome's own frames: sent in the order they were made
+            held, self._held = self._held, []
+            self.spawn_send(self._send_all(held))
 
     def _keep(self) -> None:
         """Remember this seat for coming back, with the deal as far as it was checked here and
@@ -212,7 +224,7 @@ class RemoteLink(TableLink):
                 pass
             if self._closing or self.closed.is_set():
                 return
-            self._ws = None
+            self._ws, self.in_room = None, False
             self.emit({"type": "connection", "state": "reconnecting",
                        "message": "connection lost; reconnecting"})
             back = await self._joiner.come_back(lambda: self._closing)
@@ -389,15 +401,24 @@ class RemoteLink(TableLink):
     # -- sending ---------------------------------------------------------------------------------
     async def _send(self, t: str, **fields: Any) -> bool:
         pipe = self.pipe
-        if self._ws is None or pipe is None or pipe.channel is None:
-            self.emit({"type": "error", "seat": self.seat, "code": "offline",
-                       "message": "not connected to the table right now"})
-            return False
+        if not self.in_room or self._ws is None or pipe is None or pipe.channel is None:
+            if self.closed.is_set() or self._closing or len(self._held) >= MAX_HELD:
+                self.emit({"type": "error", "seat": self.seat, "code": "offline",
+                           "message": "not connected to the table right now"})
+                return False
+            if not self._held:
+                self.emit({"type": "notice", "text": HOLDING})
+            self._held.append((t, fields))
+            return True
         try:
             await pipe.seal(t, **fields)
         except ConnectionClosed:
             return False
         return True
+
+    async def _send_all(self, frames: list[tuple[str, dict[str, Any]]]) -> None:
+        for t, fields in frames:
+            await self._send(t, **fields)
 
     def spawn_send(self, coro: Coroutine[Any, Any, Any]) -> None:
         """A sending task of this link's, kept until it is done."""

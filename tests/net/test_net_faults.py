@@ -280,3 +280,28 @@ def test_the_same_commit_again_gets_the_same_part_and_another_one_is_refused() -
     assert check.committed({"commitment": "c2", "seats": [1]}, table, 1, "Pia") is None
     assert check.doubt is not None and check.doubt.code == "recommitted"
     assert [n["verdict"]["code"] for n in said] == ["recommitted"]
+
+
+async def test_a_move_made_while_the_link_finds_its_room_again_is_played_once_back(
+        relay: Relay) -> None:
+    """Pia moves while her connection is being renewed (dropped, or between the hello of a
+    rejoin and its welcome): the host would refuse the move or never see it, so her link keeps
+    it and sends it once she is welcomed back; nothing she did is lost."""
+    host, _me, (pia, per) = await open_table(relay, seed=3)
+    try:
+        pia.play = False
+        host.start()
+        turn = await pia.wait_for(to_act(1))
+        link = pia.link
+        assert isinstance(link, RemoteLink)
+        await link.drop()
+        assert not link.in_room
+        move = turn["legal"][0]
+        await link.send_move(1, move, turn["state_no"])  # before the link is back
+        await pia.wait_for(lambda m: m["type"] == "notice" and "once you are back" in m["text"])
+        assert host.session is not None
+        await pia.wait_for(lambda m: table(m) and m["state_no"] > turn["state_no"])
+        assert list(host.session.moves[turn["state_no"]]) == [1, move]  # her move, as she made it
+        assert not [m for m in pia.messages if m["type"] == "error"]
+    finally:
+        await close_all(host, pia, per)

@@ -312,6 +312,53 @@ async def test_a_guest_who_left_counts_last_with_a_penalty(relay: Relay) -> None
     assert gone.after.mu == pytest.approx(alone[2].mu - ratings.LEFT_PENALTY)
 
 
+async def test_a_host_that_says_its_guests_left_is_refused_by_each_of_them(
+    relay: Relay, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A modified host names both guests in the reveal's `left` although they played to the
+    end: each of them says the deal was NOT verified, and why, and its own record counts for
+    nobody (least of all against its own player)."""
+    from net.host import play
+    from net.table.fairness import REASONS
+
+    monkeypatch.setattr(play, "left_seats", lambda dealt, seats: [
+        i for i, (p, s) in enumerate(zip(dealt, seats, strict=True))
+        if not p.get("bot") and not s.local])
+    host, me, peers = await open_room(relay)
+    await play_out(host, me, *peers)
+    assert host.dealer.left == [1, 2]  # the lie
+    for peer in peers:
+        result = peer.result
+        assert result is not None and not result["verified"]
+        assert result["verify_code"] == "left_me"
+        assert result["verify_note"] == REASONS["left_me"]
+        path = peer.link.record_path  # type: ignore[attr-defined]
+        end = json.loads(lines(path)[-1])
+        assert end["left"] == [1, 2] and end["away"] is False and not end["verified"]
+        assert refused(path) == "unverified"
+
+
+async def test_a_peers_record_makes_its_own_player_a_leaver_only_on_its_own_word(
+    relay: Relay,
+) -> None:
+    """A peer's record whose `left` names the peer's own seat counts only when the peer itself
+    wrote that it was away at the end: never on the host's word alone."""
+    host, me, (pia,) = await open_room(relay, ("Pia",))
+    await play_out(host, me, pia)
+    path = pia.link.record_path  # type: ignore[attr-defined]
+    text = lines(path)
+    end = json.loads(text[-1])
+    assert end["away"] is False and end["left"] == []
+    for away, found in ((False, "left_self"), (True, None)):
+        text[-1] = json.dumps({**end, "left": [1], "away": away})
+        path.write_text("\n".join(text) + "\n", encoding="utf-8")
+        if found is not None:
+            assert refused(path) == found
+        else:
+            changes = counted(path).changes
+            assert changes[1].left and changes[1].place == 3
+
+
 def test_a_left_seat_must_be_a_persons() -> None:
     path = local_record(11)
     text = lines(path)

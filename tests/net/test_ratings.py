@@ -359,6 +359,39 @@ async def test_a_peers_record_makes_its_own_player_a_leaver_only_on_its_own_word
             assert changes[1].left and changes[1].place == 3
 
 
+async def test_a_guest_back_after_the_end_keeps_the_hosts_word_that_it_left(
+    relay: Relay,
+) -> None:
+    """Per walks away, a bot plays his seat to the end, and he comes back afterwards: he
+    learns the end from a sync, so he takes the host's `left` (the deal verified), and his
+    own record says he was away and counts him last."""
+    host, me, (pia,) = await open_room(relay, ("Pia",))
+    quitter = Quitter(RemoteLink(host.code, "Per", server=relay.url), seed=3)
+    quitter.link.deal.identity = someone()  # type: ignore[attr-defined]
+    await quitter.link.connect()  # type: ignore[attr-defined]
+    host.lobby.set_takeover(0)
+    per: Player | None = None
+    try:
+        host.start()
+        async with asyncio.timeout(TIMEOUT):
+            await asyncio.gather(me.done.wait(), pia.done.wait())
+        assert host.dealer.left == [2]
+        per = Player(RemoteLink(host.code, "Per", server=relay.url), seed=4)  # his next app
+        await per.link.connect()  # type: ignore[attr-defined]
+        async with asyncio.timeout(TIMEOUT):
+            await per.done.wait()
+        assert per.result is not None and per.result["verify_code"] == "verified"
+        path = per.link.record_path  # type: ignore[attr-defined]
+        end = json.loads(lines(path)[-1])
+        assert end["left"] == [2] and end["away"] is True
+        assert counted(path).changes[2].left
+    finally:
+        for guest in (pia, per):
+            if guest is not None:
+                await guest.link.close()  # type: ignore[attr-defined]
+        await host.close()
+
+
 def test_a_left_seat_must_be_a_persons() -> None:
     path = local_record(11)
     text = lines(path)

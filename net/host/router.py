@@ -23,6 +23,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("tabletop.host")
 
+# The longest source name a relay's `from` may carry (longer: taken as none).
+MAX_SOURCE = 64
+
 
 class Router:
     """The frames of one `NetHost`'s room, sorted to its parts."""
@@ -38,7 +41,9 @@ class Router:
             return
         t = frame["t"]
         if t == "from" and type(frame.get("cid")) is int and isinstance(frame.get("data"), bytes):
-            self._from_peer(frame["cid"], frame["data"])
+            src = frame.get("src")
+            self._from_peer(frame["cid"], frame["data"],
+                            src if isinstance(src, str) and len(src) <= MAX_SOURCE else None)
         elif t == "left" and type(frame.get("cid")) is int:
             self.host.door.left(frame["cid"])
         elif t == "error" and frame.get("code") == "public_limit":
@@ -54,8 +59,9 @@ class Router:
         else:  # shaped like a relay error, which is what a peer expects in the clear
             uplink.post_plain([cid], "error", code=code, message=message, seq=seq, fatal=False)
 
-    def _from_peer(self, cid: int, data: bytes) -> None:
-        """A frame the relay forwarded: an exchange to answer, or a sealed frame to open."""
+    def _from_peer(self, cid: int, data: bytes, src: str | None = None) -> None:
+        """A frame the relay forwarded: an exchange to answer (counted under the source the
+        relay names, `src`), or a sealed frame to open."""
         host = self.host
         try:
             frame = check(decode(data, WS_MAX_SIZE), PEER_FRAMES)
@@ -71,7 +77,7 @@ class Router:
         if t in ("join", "resume") and known:
             self.error(cid, "bad_order", "already joined", seq)
         elif t == "join":
-            host.keys.answer(cid, frame["pake"])
+            host.keys.answer(cid, frame["pake"], src)
         else:  # "resume" as a first frame, "rejoin" on an open connection (or to re-key)
             host.keys.resume(cid, frame)
 

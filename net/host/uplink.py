@@ -33,6 +33,8 @@ _BATCH_BYTES = 96 * 1024
 # New room codes a host draws before giving up when each is in use (at 40 bits, one more is
 # already a surprise).
 CODE_TRIES = 3
+# What a connection whose new channel awaits its welcome may be sent.
+HUSHED_MAY = ("welcome", "error")
 
 Spawn = Callable[[Coroutine[Any, Any, None]], "asyncio.Task[Any]"]
 
@@ -67,6 +69,10 @@ class Uplink:
         self._wake = asyncio.Event()
         self._opened: asyncio.Future[None] | None = None
         self.channels: dict[int, Channel] = {}  # cid -> its sealed channel, once exchanged
+        # Connections whose new channel (a resumption, a re-key) has not had its welcome yet:
+        # they get nothing else first (docs/protocol.md, Order), or a table update would
+        # arrive on the new channel before the welcome that starts it.
+        self.hushed: set[int] = set()
         self._taken = self._done = 0  # outbox entries the writer took, and has written
         self._flushes: list[tuple[int, asyncio.Future[None]]] = []
         self.listing: dict[str, Any] | None = None  # how the room shows among open tables
@@ -79,9 +85,15 @@ class Uplink:
         await self._opened
 
     def post(self, to: list[int], t: str, **fields: Any) -> None:
-        """Queue frame `t`, sealed for each of the connections `to` that has a channel."""
+        """Queue frame `t`, sealed for each of the connections `to` that has a channel (one
+        whose channel is new gets a `welcome` first, and only an `error` before it)."""
         payload = {"t": t, **fields}
         for cid in to:
+            if cid in self.hushed:
+                if t not in HUSHED_MAY:
+                    continue
+                if t == "welcome":
+                    self.hushed.discard(cid)
             channel = self.channels.get(cid)
             if channel is not None:
                 n, data = channel.seal(payload)

@@ -151,14 +151,15 @@ class DealCheck:
                                                   "game counts for nobody's rating there"})
 
     def verdict(self, result: dict[str, Any], reveal: dict[str, Any] | None, seat: int | None,
-                seen: dict[int, dict[str, Any]]) -> fairness.Verdict:
-        """The game's verdict once it is over."""
+                seen: dict[int, dict[str, Any]], present: bool = False) -> fairness.Verdict:
+        """The game's verdict once it is over; `present`: this peer played its seat when the
+        game ended (see `fairness.verify`)."""
         if self.doubt is not None:
             return self.doubt
         if not reveal:
             return fairness.Verdict(False, "no_reveal")
         return fairness.verify(self.commitment, reveal, seat, seen, result, self.contribution,
-                               asked=self.asked, start=self.dealt)
+                               asked=self.asked, start=self.dealt, present=present)
 
     def _fail(self, verdict: fairness.Verdict | None) -> None:
         """A failed check before the end (None: it passed): kept as this game's verdict and

@@ -58,6 +58,11 @@ APPROVAL_WAIT = 150.0
 # A room slowed down by wrong codes is tried again by itself this often, if it asks for less
 # than SLOW_WAIT seconds (longer: the player is told and decides).
 SLOW_TRIES, SLOW_WAIT = 3, 40.0
+# Code-keyed exchanges one typed join runs at most, whatever it is told (each is a guess for
+# whoever answers it): its own, and one more on a new connection when the host was away.
+MAX_EXCHANGES = 2
+SPENT = ("this join ran its key exchanges with the code already (each one is a guess for "
+         "whoever answers it): join again by hand if you trust this relay")
 # Re-keys after damaged frames: at most this many within REKEY_WINDOW seconds, then the relay
 # is taken to be damaging frames on purpose and the peer stops.
 MAX_REKEYS, REKEY_WINDOW = 5, 60.0
@@ -93,6 +98,7 @@ class Joiner:
         self._nonce: str | None = None  # the last join's nonce, for the host's proof
         self._pending: resume.Resumption | None = None  # a rejoin or re-key under way
         self._rekeys: deque[float] = deque()
+        self._exchanges = 0  # code-keyed exchanges this typed join ran (MAX_EXCHANGES)
 
     @property
     def pending(self) -> bool:
@@ -114,12 +120,18 @@ class Joiner:
     # -- a join ------------------------------------------------------------------------------
     async def join_patiently(self) -> tuple[Pipe, Frame]:
         """`join`, waiting out by itself a room that takes new players slowly (wrong codes were
-        tried in it) when the wait it names is short; a longer one is the player's to wait."""
+        tried in it) when the wait it names is short; a longer one is the player's to wait.
+        A host says `slow_down` before any exchange: one that comes after an exchange is not
+        waited out (a relay would win a guess with each), and the whole join runs
+        `MAX_EXCHANGES` code-keyed exchanges at most."""
+        self._exchanges = 0
         for _ in range(SLOW_TRIES - 1):
+            ran = self._exchanges
             try:
                 return await self.join()
             except JoinError as exc:
-                if exc.code != "slow_down" or (exc.retry_after or SLOW_WAIT) >= SLOW_WAIT:
+                if (exc.code != "slow_down" or self._exchanges > ran
+                        or (exc.retry_after or SLOW_WAIT) >= SLOW_WAIT):
                     raise
                 await asyncio.sleep(exc.retry_after or 0)
         return await self.join()
@@ -200,7 +212,12 @@ class Joiner:
                                          frame.get("retry_after"))
                     if t == "pake" and exchange is not None:  # the host's half, then hello
                         msg = check(frame, HOST_ENVELOPES)["msg"]
-                        pipe.rekey(await asyncio.to_thread(exchange.finish, msg))
+                        if self._exchanges >= MAX_EXCHANGES:
+                            await ws.close()
+                            raise JoinError("exchanges", SPENT)
+                        self._exchanges += 1
+                        ours, exchange = exchange, None  # a second "pake" is no one's answer
+                        pipe.rekey(await asyncio.to_thread(ours.finish, msg))
                         await pipe.seal("hello", name=link.name, watch=link.watch,
                                         **link.hello_identity(pipe.channel), **ids)
                     elif t == "resumed" and proof is not None:

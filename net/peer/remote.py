@@ -375,15 +375,19 @@ class RemoteLink(TableLink):
             self.event_log.extend(body["events"])
         if body["seat"] == self.seat:
             self.seen[body["state_no"]] = body["view"]
-        if body["result"] is not None:
-            body["result"] = self._verified(body["result"], reveal)
+        if body["result"] is not None:  # an update: this peer played on to the last move
+            present = t == "update" and self.seat is not None and body["seat"] == self.seat
+            body["result"] = self._verified(body["result"], reveal, present)
         message = {"type": t, **body}
         self.table = message
         self.emit(message)
 
-    def _verified(self, result: dict[str, Any], reveal: dict[str, Any] | None) -> dict[str, Any]:
+    def _verified(self, result: dict[str, Any], reveal: dict[str, Any] | None,
+                  present: bool) -> dict[str, Any]:
+        """The end, checked: `present` says this peer was at its seat when the game ended
+        (it refuses a reveal that says it left, and its record says when it was away)."""
         if self.result is None:
-            verdict = self.deal.verdict(result, reveal, self.seat, self.seen)
+            verdict = self.deal.verdict(result, reveal, self.seat, self.seen, present)
             self.result = {**result, "verified": verdict.ok, "verify_note": verdict.reason,
                            "verify_code": verdict.code, "verify_args": verdict.args,
                            "fixed_seed": bool(reveal and reveal.get("fixed"))}
@@ -392,7 +396,7 @@ class RemoteLink(TableLink):
             if reveal and self.remember:  # this peer's own record of the game (Past games)
                 self.record_path = records.save_peer(
                     reveal, self.seat, self.room, (verdict.ok, verdict.reason, verdict.code),
-                    self.record_path, result)
+                    self.record_path, result, away=self.seat is not None and not present)
         return self.result
 
     def finished_record(self) -> dict[str, Any] | None:

@@ -18,7 +18,8 @@ A finished record counts when all of this holds (docs/records.md, "What counts f
    (net.players.identity), or a bot by its level; one person in two seats is refused, and so
    is a game of bots alone (ladders rate people, and bots by the games they play people);
 4. a seat whose person left before the end is named in the end line's `left`, and only a
-   person's seat can be.
+   person's seat can be; a peer's record names its own seat there only when the peer itself
+   says it was away at the end (`away`): the host's word alone never makes it a leaver.
 
 A game is one game however many records of it exist (the host's and each peer's): `key`
 names it by engine, seed and the game's name in the proofs.
@@ -52,6 +53,8 @@ REASONS = {
     "twice": "{name} plays two seats",
     "bots": "only bots played it",
     "left": "the record's list of players who left is broken",
+    "left_self": "only the host says that {name} (seat {n}), whose record this is, left the "
+                 "game",
 }
 
 
@@ -183,4 +186,7 @@ def _left(record: Record, players: list[dict[str, Any]]) -> set[int]:
             and len(set(left)) == len(left)
             and all(0 <= s < len(players) and not players[s].get("bot") for s in left)):
         raise Unrated("left")
+    own = record.header.get("seat")
+    if record.kind == "peer" and own in left and record.extra.get("away") is not True:
+        raise Unrated("left_self", name=str(players[own]["name"]), n=own + 1)
     return set(left)

@@ -382,11 +382,13 @@ KEPT_FAIRNESS = ("secret", "salt", "contributions")
 
 def save_peer(reveal: dict[str, Any], seat: int | None, code: str | None,
               verdict: tuple[bool, str, str], path: Path | None = None,
-              result: dict[str, Any] | None = None) -> Path | None:
+              result: dict[str, Any] | None = None, away: bool = False) -> Path | None:
     """A peer's record of a finished networked game, from the host's reveal (the seed and every
     move come only then), replacing the one `start_peer` began at `path`. `verdict` is this
     peer's check of the deal (ok, its sentence, its code), `result` the result the host
-    announced. None if the reveal holds no usable record or the disk refuses."""
+    announced, `away` whether this seated peer was away from its seat when the game ended
+    (it learnt the end afterwards): only then may its own seat count as one that left.
+    None if the reveal holds no usable record or the disk refuses."""
     game = reveal.get("record")
     if not isinstance(game, dict) or "engine" not in game:
         return None
@@ -399,7 +401,7 @@ def save_peer(reveal: dict[str, Any], seat: int | None, code: str | None,
         writer = store.RecordWriter(path, head, list(game.get("moves") or []), last=False)
         left = reveal.get("left") if isinstance(reveal.get("left"), list) else []
         writer.finish(result, verified=verdict[0], verify_note=verdict[1],
-                      verify_code=verdict[2], left=left,
+                      verify_code=verdict[2], left=left, away=away,
                       fairness={k: reveal.get(k) for k in KEPT_FAIRNESS})
     except (OSError, TypeError, ValueError):
         return None

@@ -22,7 +22,7 @@ log = logging.getLogger("tabletop.relay")
 
 # Error codes a host may close one of its peers with (docs/protocol.md, "Errors").
 KICK_CODES = frozenset({"kicked", "table_full", "refused", "replaced", "wrong_code",
-                        "slow_down", "unknown_resume", "not_proven"})
+                        "slow_down", "unknown_resume", "not_proven", "timeout"})
 
 
 class HostDesk:

@@ -10,6 +10,9 @@ stranger who guesses a room's secret is slowed down; other rooms, and everyone a
 room code, are not held up by it (a right join from the same address to the same room is:
 the relay cannot tell it from a guess, so that wait is capped at `wrong_code_max_delay`).
 
+The host hears which address group each join came from, by a name it cannot turn back into
+an address (`src`, net.relay.tokens), so it can slow a guesser's own joins and nobody else's.
+
 A `resume` for a room this relay does not hold waits for its host first (`resume_wait`,
 net.relay.rooms): after a relay died, the room's host and its peers reconnect to the next relay
 at the same moment. Only a wait that ends without the room is a wrong code, counted once.
@@ -20,6 +23,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
+from net.relay import addresses, tokens
 from net.relay.conns import Conn
 from net.relay.limits import guessing
 from net.relay.rooms import Room
@@ -74,8 +78,9 @@ class PeerDesk:
         conn.join_data = raw
         room.members[conn.cid] = conn
         try:
-            if room.host is not None:
-                relay.tell(room.host, "from", cid=conn.cid, data=raw)
+            if room.host is not None:  # with the joiner's address group, by a name (`src`)
+                relay.tell(room.host, "from", cid=conn.cid, data=raw,
+                           src=tokens.source_name(relay.secret, code, addresses.group(conn.addr)))
             else:
                 relay.tell(conn, "host_gone")
             await self._peer_frames(conn, room)

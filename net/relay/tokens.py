@@ -5,7 +5,8 @@ the secret (this one restarted, or another after this one died) knows a room's o
 remembering any room. A host draws its own room code (so a load balancer can route by it
 before the room exists), and somebody who opens the same code anew while its room moves from
 a dead relay to another gets a later time: the older token always wins the code back.
-(What a host proves to its peers with that token is net.wire.proofs.)
+(What a host proves to its peers with that token is net.wire.proofs.) The same secret names
+a joiner's address group to a room's host without telling it the address (`source_name`).
 """
 
 from __future__ import annotations
@@ -81,6 +82,15 @@ def owns(secret: bytes, code: str, token: str | None) -> int | None:
     if not hmac.compare_digest(host_token(secret, code, int(when)), str(token)):
         return None
     return int(when)
+
+
+def source_name(secret: bytes, code: str, group: str) -> str:
+    """How a room's host hears of the address group (net.relay.addresses) a join came from,
+    to slow down a guesser's own joins and nobody else's: a name keyed with `secret` and
+    the room, so the host learns no address (IPv4 is too small a space for a plain hash)
+    and cannot follow one joiner from room to room. The relays of one table, sharing the
+    secret, name a group alike."""
+    return proofs.mac(secret, f"tabletop-tui source {code} {group}")[:12].hex()
 
 
 def log_name(code: str) -> str:

@@ -14,8 +14,10 @@ every verdict: only the seat whose part it was can tell a late answer from one t
 away). Every peer checks the commit as it comes (`check_commit`), the list at the start, and
 once the game is over (`verify`) the commitment, the list again, that the seed follows from
 them, and that replaying the record with the engine gives, state by state, exactly the views
-that peer was shown. A host that fixed the seed (`--seed`, for practice and puzzles) says so at
-the start and the verdict says so too: the replay can match, the shuffle was not random.
+that peer was shown; and a peer that played its seat to the end refuses a reveal that says it
+left (only the host's word says who left, and this peer knows better). A host that fixed the
+seed (`--seed`, for practice and puzzles) says so at the start and the verdict says so too:
+the replay can match, the shuffle was not random.
 
 Verdicts carry a code and its arguments (`REASONS` has the English sentence for each), so a
 screen can say them in the player's language.
@@ -94,6 +96,7 @@ REASONS = {
     "differs": "the replay differs from what you saw at state {state}",
     "unfinished": "the record does not reach the end of the game",
     "result": "the replay gives a different result",
+    "left_me": "the host says you left the game, but you were at the table when it ended",
 }
 
 
@@ -211,11 +214,14 @@ def verify(
     *,
     asked: list[int] | None = None,
     start: dict[str, Any] | None = None,
+    present: bool = False,
 ) -> Verdict:
     """Check a revealed game against the commitment and against what this peer saw: `seen`
     maps state numbers to the views received for `seat`, `result` is the announced result,
     `mine` is this peer's own contribution `[seat, value]` (None if it gave none), `asked`
-    the seats the commit named and `start` the `start` frame (None: not seen)."""
+    the seats the commit named, `start` the `start` frame (None: not seen) and `present`
+    whether this peer played its seat when the game ended (the last move reached it live): a
+    reveal whose `left` names that seat then says what this peer knows to be false."""
     secret, salt, record = reveal.get("secret"), reveal.get("salt"), reveal.get("record")
     seed, fixed, given = reveal.get("seed"), reveal.get("fixed"), reveal.get("contributions")
     if committed is None:
@@ -225,6 +231,11 @@ def verify(
         return _failed("incomplete")
     if commitment(secret, salt) != committed:
         return _failed("commitment")
+    left = reveal.get("left", [])
+    if not isinstance(left, list):
+        return _failed("incomplete")
+    if present and seat is not None and seat in left:
+        return _failed("left_me")
     wrong = check_parts(asked, given, record.get("players"), mine, seat, bool(fixed))
     if wrong is not None:
         return wrong

@@ -175,7 +175,7 @@ HOST_TO_PEER: dict[str, dict[str, tuple[type, ...]]] = {
 # Frames the relay itself sends (to hosts and peers).
 RELAY_FRAMES: dict[str, dict[str, tuple[type, ...]]] = {
     "opened": {"code": STR, "host_token": STR, "peers": LIST},
-    "from": {"cid": INT, "data": BIN},
+    "from": {"cid": INT, "data": BIN, "src": (str, OPT)},
     "left": {"cid": INT},
     "host_gone": {},
     "host_back": {},

@@ -16,6 +16,8 @@ from net.peer.remote import RemoteLink
 from net.players.counted import Outcome, SeatOutcome
 from net.players.identity import Ed25519PrivateKey, Identity
 from net.players.store import Ladders
+from net.relay.conns import Conn
+from net.relay.peers import PeerDesk
 from net.relay.server import Relay
 from net.table.link import Message, TableLink
 from net.table.session import HostSession
@@ -124,6 +126,24 @@ def played(store: Ladders, who: Identity, finished: int, left: int) -> None:
         seats = (SeatOutcome(who.fingerprint, "P", 1 + gone, gone),
                  SeatOutcome("bot:strong", "bot:strong", 2 - gone, False))
         store.add_game(Outcome(f"{who.fingerprint}-{n}", "schoene", float(n), seats))
+
+
+class Places(PeerDesk):
+    """A relay's peer desk that counts each join under the address the test names in `at`,
+    as if it came from there (`Places.on(relay)` puts one in)."""
+
+    def __init__(self, relay: Relay) -> None:
+        super().__init__(relay)
+        self.at = "127.0.0.1"
+
+    @classmethod
+    def on(cls, relay: Relay) -> Places:
+        relay.peers = desk = cls(relay)
+        return desk
+
+    async def serve(self, conn: Conn, frame: dict[str, Any], raw: bytes) -> None:
+        conn.addr = self.at
+        await super().serve(conn, frame, raw)
 
 
 class Raw:

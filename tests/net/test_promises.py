@@ -10,7 +10,7 @@ import secrets
 from typing import Any
 
 import pytest
-from netsupport import TIMEOUT
+from netsupport import TIMEOUT, Places
 from test_net_game import finish, open_table
 
 from net.host.authority import NetHost
@@ -166,6 +166,7 @@ async def test_25_wrong_codes_leave_the_room_open_to_the_right_one_and_to_seat_o
     a seat owner comes back at once by resumption (no guess counted), and a new player with
     the right code gets in once the wait is over."""
     relay = Relay(Limits(wrong_code_free=1000))
+    places = Places.on(relay)
     await relay.start()
     clock = [1000.0]
     host, _me, (pia, per) = await open_table(relay, seed=4)
@@ -174,7 +175,8 @@ async def test_25_wrong_codes_leave_the_room_open_to_the_right_one_and_to_seat_o
     try:
         host.start()
         await pia.wait_for(lambda m: m["type"] == "sync")
-        for _ in range(25):
+        for n in range(25):
+            places.at = f"203.0.113.{n}"
             with pytest.raises(JoinError) as failed:
                 await RemoteLink(wrong, "Eve", server=relay.url, remember=False).connect()
             assert failed.value.code in ("wrong_code", "slow_down")
@@ -187,6 +189,7 @@ async def test_25_wrong_codes_leave_the_room_open_to_the_right_one_and_to_seat_o
         await pia.wait_for(lambda m: m["type"] == "connection" and m["state"] == "connected")
         assert host.seats[1].cid is not None and host.keys.wrong_tries == 25
         # A newcomer with the right code is asked to wait (told how long), then gets in.
+        places.at = "127.0.0.1"
         monkeypatch.setattr(joining, "SLOW_WAIT", 1.0)  # no waiting it out by itself here
         with pytest.raises(JoinError) as waiting:
             await RemoteLink(host.code, "Vic", server=relay.url, watch=True,

@@ -312,6 +312,86 @@ async def test_a_guest_who_left_counts_last_with_a_penalty(relay: Relay) -> None
     assert gone.after.mu == pytest.approx(alone[2].mu - ratings.LEFT_PENALTY)
 
 
+async def test_a_host_that_says_its_guests_left_is_refused_by_each_of_them(
+    relay: Relay, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A modified host names both guests in the reveal's `left` although they played to the
+    end: each of them says the deal was NOT verified, and why, and its own record counts for
+    nobody (least of all against its own player)."""
+    from net.host import play
+    from net.table.fairness import REASONS
+
+    monkeypatch.setattr(play, "left_seats", lambda dealt, seats: [
+        i for i, (p, s) in enumerate(zip(dealt, seats, strict=True))
+        if not p.get("bot") and not s.local])
+    host, me, peers = await open_room(relay)
+    await play_out(host, me, *peers)
+    assert host.dealer.left == [1, 2]  # the lie
+    for peer in peers:
+        result = peer.result
+        assert result is not None and not result["verified"]
+        assert result["verify_code"] == "left_me"
+        assert result["verify_note"] == REASONS["left_me"]
+        path = peer.link.record_path  # type: ignore[attr-defined]
+        end = json.loads(lines(path)[-1])
+        assert end["left"] == [1, 2] and end["away"] is False and not end["verified"]
+        assert refused(path) == "unverified"
+
+
+async def test_a_peers_record_makes_its_own_player_a_leaver_only_on_its_own_word(
+    relay: Relay,
+) -> None:
+    """A peer's record whose `left` names the peer's own seat counts only when the peer itself
+    wrote that it was away at the end: never on the host's word alone."""
+    host, me, (pia,) = await open_room(relay, ("Pia",))
+    await play_out(host, me, pia)
+    path = pia.link.record_path  # type: ignore[attr-defined]
+    text = lines(path)
+    end = json.loads(text[-1])
+    assert end["away"] is False and end["left"] == []
+    for away, found in ((False, "left_self"), (True, None)):
+        text[-1] = json.dumps({**end, "left": [1], "away": away})
+        path.write_text("\n".join(text) + "\n", encoding="utf-8")
+        if found is not None:
+            assert refused(path) == found
+        else:
+            changes = counted(path).changes
+            assert changes[1].left and changes[1].place == 3
+
+
+async def test_a_guest_back_after_the_end_keeps_the_hosts_word_that_it_left(
+    relay: Relay,
+) -> None:
+    """Per walks away, a bot plays his seat to the end, and he comes back afterwards: he
+    learns the end from a sync, so he takes the host's `left` (the deal verified), and his
+    own record says he was away and counts him last."""
+    host, me, (pia,) = await open_room(relay, ("Pia",))
+    quitter = Quitter(RemoteLink(host.code, "Per", server=relay.url), seed=3)
+    quitter.link.deal.identity = someone()  # type: ignore[attr-defined]
+    await quitter.link.connect()  # type: ignore[attr-defined]
+    host.lobby.set_takeover(0)
+    per: Player | None = None
+    try:
+        host.start()
+        async with asyncio.timeout(TIMEOUT):
+            await asyncio.gather(me.done.wait(), pia.done.wait())
+        assert host.dealer.left == [2]
+        per = Player(RemoteLink(host.code, "Per", server=relay.url), seed=4)  # his next app
+        await per.link.connect()  # type: ignore[attr-defined]
+        async with asyncio.timeout(TIMEOUT):
+            await per.done.wait()
+        assert per.result is not None and per.result["verify_code"] == "verified"
+        path = per.link.record_path  # type: ignore[attr-defined]
+        end = json.loads(lines(path)[-1])
+        assert end["left"] == [2] and end["away"] is True
+        assert counted(path).changes[2].left
+    finally:
+        for guest in (pia, per):
+            if guest is not None:
+                await guest.link.close()  # type: ignore[attr-defined]
+        await host.close()
+
+
 def test_a_left_seat_must_be_a_persons() -> None:
     path = local_record(11)
     text = lines(path)

@@ -59,8 +59,9 @@ async def test_a_peers_record_replays_identically_to_the_hosts(relay: Relay) -> 
     # so the deal can be checked again from the record (docs/records.md).
     assert theirs.extra == {
         "verified": True, "verify_note": "shuffles verified", "verify_code": "verified",
-        "left": [], "fairness": {"secret": host.dealer.secret, "salt": host.dealer.salt,
-                                 "contributions": host.contributions}}
+        "left": [], "away": False,
+        "fairness": {"secret": host.dealer.secret, "salt": host.dealer.salt,
+                     "contributions": host.contributions}}
     assert theirs.result == ours.result == host.session.result()  # type: ignore[union-attr]
     a, b = records.Replay(ours), records.Replay(theirs)
     assert len(a) == len(b) == len(host.session.moves) + 1  # type: ignore[union-attr]

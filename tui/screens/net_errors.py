@@ -40,8 +40,12 @@ register(
             "neterror.room_closed": "The host closed the room.",
             "neterror.room_full": "The room is full.",
             "neterror.slow": "The connection was too slow and was closed.",
-            "neterror.slow_down": "Wrong codes were tried in this room: wait a moment, then try "
+            "neterror.slow_down": "This room takes new players slowly just now (it is busy, "
+                                  "or wrong codes were tried in it): wait a moment, then try "
                                   "again.",
+            "neterror.exchanges": "This join ran its key exchanges with the code already (each "
+                                  "is a guess for whoever answers it): join again if you trust "
+                                  "this relay.",
             "neterror.table_full": "Every seat is taken; you can still watch.",
             "neterror.tampered": "The relay damages this table's messages: use another server "
                                  "or try again later.",
@@ -77,8 +81,13 @@ register(
             "neterror.room_closed": "Der Gastgeber hat den Raum geschlossen.",
             "neterror.room_full": "Der Raum ist voll.",
             "neterror.slow": "Die Verbindung war zu langsam und wurde getrennt.",
-            "neterror.slow_down": "In diesem Raum wurden falsche Codes probiert: warte kurz "
-                                  "und versuch es dann noch einmal.",
+            "neterror.slow_down": "Dieser Raum nimmt gerade nur langsam neue Spieler auf (er ist "
+                                  "beschäftigt, oder es wurden falsche Codes probiert): warte "
+                                  "kurz und versuch es dann noch einmal.",
+            "neterror.exchanges": "Dieser Beitritt hat seine Schlüsselaustausche mit dem Code "
+                                  "schon gemacht (jeder ist ein Rateversuch für den, der "
+                                  "antwortet): tritt neu bei, wenn du diesem Relay-Server "
+                                  "traust.",
             "neterror.table_full": "Alle Plätze sind besetzt; mit „Zuschauen“ kannst du "
                                    "trotzdem dabei sein.",
             "neterror.tampered": "Der Relay-Server beschädigt die Nachrichten dieses Tisches: "

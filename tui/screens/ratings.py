@@ -45,6 +45,8 @@ register(
             "rated.why.twice": "{name} plays two seats",
             "rated.why.bots": "only bots played it",
             "rated.why.left": "the record's list of players who left is broken",
+            "rated.why.left_self": "only the host says that {name} (seat {n}), whose "
+                                   "record this is, left the game",
             "rated.rating": "rating {rating}",
             "rated.left": "left early",
         },
@@ -62,6 +64,8 @@ register(
             "rated.why.twice": "{name} spielt zwei Plätze",
             "rated.why.bots": "nur Bots haben gespielt",
             "rated.why.left": "die Liste der Spieler, die gegangen sind, ist beschädigt",
+            "rated.why.left_self": "nur der Gastgeber sagt, dass {name} (Platz {n}), "
+                                   "dessen Aufzeichnung das ist, das Spiel verlassen hat",
             "rated.rating": "Wertung {rating}",
             "rated.left": "vorzeitig gegangen",
         },

@@ -92,6 +92,10 @@ register(
             ),
             "fair.unfinished": "die Aufzeichnung reicht nicht bis zum Spielende",
             "fair.result": "das Nachspielen ergibt ein anderes Ergebnis",
+            "fair.left_me": (
+                "der Gastgeber sagt, du hättest das Spiel verlassen, aber du warst am Ende am "
+                "Tisch"
+            ),
         },
     }
 )

@@ -15,8 +15,11 @@ from typing import Any
 from urllib.parse import quote, urlsplit, urlunsplit
 
 from net.wire import codes
+from net.wire.frames import MAX_NAME
+from net.wire.text import clean
 
 TIMEOUT = 5.0
+MAX_WORD = 64  # a game id or a fingerprint is far shorter
 MAX_BYTES = 1024 * 1024
 
 
@@ -71,8 +74,11 @@ def _row(row: Any) -> OpenTable | None:
             return None
         if not (isinstance(row["game"], str) and isinstance(row["host"], str)):
             return None
-        return OpenTable(codes.normalise_join(row["code"]), row["game"], seats, free,
-                         row["host"][:32], identity, _number(row.get("rating"), -1e6, 1e6),
+        # A stranger's words: clean before anybody draws them (net.wire.text).
+        return OpenTable(codes.normalise_join(row["code"]), clean(row["game"], MAX_WORD),
+                         seats, free, clean(row["host"], MAX_NAME),
+                         None if identity is None else clean(identity, MAX_WORD),
+                         _number(row.get("rating"), -1e6, 1e6),
                          _number(row.get("finished"), 0, 1), waiting, bots_in,
                          _number(row.get("min_finished"), 0, 1))
     except (KeyError, TypeError, ValueError, AttributeError, codes.BadCode):

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 import time
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -23,6 +22,7 @@ from typing import Any
 from net.relay.rooms import Room, RoomBook
 from net.wire import codes, public
 from net.wire.frames import MAX_NAME, Frame, ProtocolError
+from net.wire.text import printable
 
 # What a game id, or a bot level, looks like to a relay (which knows no games).
 WORD = re.compile(r"[a-z][a-z0-9_]{0,23}")
@@ -55,9 +55,9 @@ def _word(frame: Frame, field: str) -> str:
 
 
 def _name(text: str) -> str:
-    if not 0 < len(text) <= MAX_NAME or any(
-            unicodedata.category(ch).startswith(("C", "Z")) and ch != " " for ch in text):
-        raise ProtocolError("bad_field", f"'name' must be 1-{MAX_NAME} printable characters")
+    if not 0 < len(text) <= MAX_NAME or not printable(text):
+        raise ProtocolError("bad_field", f"'name' must be 1-{MAX_NAME} printable characters "
+                                         "on one line (docs/protocol.md)")
     return text
 
 

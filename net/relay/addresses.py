@@ -37,6 +37,23 @@ def group(addr: str) -> str:
     return str(ip)
 
 
+def network(addr: str) -> str:
+    """The wider network `addr` belongs to, for the caps one subscriber could otherwise
+    multiply (open tables listed): an IPv6 /48 (what a site is given, 65,536 /64s), an IPv4
+    /24, or for anything else (loopback, a Unix socket) its group."""
+    try:
+        ip = ipaddress.ip_address(addr)
+    except ValueError:
+        return group(addr)
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    if ip.is_loopback:
+        return group(addr)
+    if isinstance(ip, ipaddress.IPv6Address):
+        return str(ipaddress.IPv6Network((int(ip) >> 80 << 80, 48)))
+    return str(ipaddress.IPv4Network((int(ip) >> 8 << 8, 24)))
+
+
 def describe(name: str) -> str:
     """A group's name as an error message says it."""
     if name == LOOPBACK:

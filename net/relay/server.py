@@ -201,6 +201,11 @@ class Relay:
         if ws.request is not None:
             conn.addr = addresses.client(
                 conn.addr, ws.request.headers.get_all(addresses.FORWARDED), self.proxies)
+        if addresses.is_loopback(conn.addr) and conn.addr == str(ws.remote_address[0]):
+            # Not a client a balancer named: on loopback, whose socket it is (a shared
+            # machine's users count apart; /proc is read off the loop).
+            conn.addr = await asyncio.to_thread(addresses.local_user, conn.addr,
+                                                ws.remote_address, ws.local_address)
         self.conns.add(conn)
         try:
             try:

@@ -6,12 +6,12 @@ waits there for the room instead of being told the code is wrong."""
 from __future__ import annotations
 
 import asyncio
-import os
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
+from netsupport import ME
 from websockets.asyncio.client import ClientConnection, connect
 
 from net.relay import addresses, server
@@ -26,7 +26,7 @@ BALANCER = addresses.networks("127.0.0.1")  # the balancer, as these relays are 
 RESUME = {"watch": False, "ticket": None, "rid": "r" * 32, "nonce": bytes(16), "epub": bytes(32)}
 
 # This process's loopback connections, as the relay counts them (its sockets' owner).
-MINE = addresses.group(addresses.USER_MARK + str(os.getuid()))
+MINE = addresses.group(ME)
 
 
 @asynccontextmanager
@@ -124,7 +124,7 @@ async def test_a_client_that_forges_x_forwarded_for_at_the_relay_is_counted_as_i
                 assert {room.owner for room in target.rooms.rooms.values()} == {
                     MINE}
                 assert {room.host.addr for room in target.rooms.rooms.values()
-                        if room.host is not None} == {f"{source}{addresses.USER_MARK}{os.getuid()}"}
+                        if room.host is not None} == {source + ME.removeprefix("127.0.0.1")}
                 forged = [await guess(target, f"203.0.113.{n}", source) for n in range(3)]
                 assert forged[-1]["retry_after"] > 0  # new names every time: slowed all the same
         finally:
@@ -150,7 +150,7 @@ async def test_a_returning_peer_that_beats_its_host_to_the_relay_waits_for_it_un
         assert came["t"] == "from" and decode(came["data"])["t"] == "resume"
         room = relay.rooms.get(code)
         assert room is not None and [m.cid for m in room.members.values()] == [came["cid"]]
-        assert relay.guard.delay("127.0.0.1") == 0  # no wrong code was counted
+        assert relay.guard.delay(ME) == 0  # no wrong code was counted
         assert relay.rooms.awaited == {} and relay.rooms.awaiting == {}
         await peer.close()
         await host.close()

@@ -7,12 +7,11 @@ gets its own room back with its token."""
 from __future__ import annotations
 
 import asyncio
-import os
 from types import SimpleNamespace
 from typing import Any, cast
 
 import msgpack
-from netsupport import TIMEOUT
+from netsupport import ME, TIMEOUT
 from websockets.asyncio.client import ClientConnection, connect
 
 from net.relay import addresses
@@ -107,10 +106,6 @@ async def test_fifty_joined_and_abandoned_rooms_lock_nobody_on_that_address_out(
         await relay.stop()
 
 
-# This process's connections from loopback, as the relay counts them (its socket's owner).
-ME = f"127.0.0.1{addresses.USER_MARK}{os.getuid()}"
-
-
 async def test_hosts_spread_over_the_loopback_addresses_count_as_one() -> None:
     relay = Relay(Limits(rooms_per_address=3))
     await relay.start()
@@ -122,7 +117,7 @@ async def test_hosts_spread_over_the_loopback_addresses_count_as_one() -> None:
             hosts.append(ws)
         ws, frame = await open_room(relay, "127.0.0.4")
         assert frame["code"] == "busy" and frame["fatal"]
-        assert frame["message"].startswith(f"user {os.getuid()} of this machine") and \
+        assert frame["message"].startswith(addresses.describe(addresses.group(ME))) and \
             "has 3 rooms in use, the most one address may" in frame["message"]
         # A room whose host left, with nobody in it, no longer counts.
         await hosts[0].close()
@@ -222,7 +217,7 @@ async def test_a_host_gets_its_room_back_whatever_its_address_holds() -> None:
         host, opened = await open_room(relay)
         code, token = opened["code"], opened["host_token"]
         await host.close()
-        await until(lambda: relay.rooms.address_load("127.0.0.1")[1] == 0, "the host gone")
+        await until(lambda: relay.rooms.address_load(ME)[1] == 0, "the host gone")
         other, frame = await open_room(relay)  # the address's one room in use
         assert frame["t"] == "opened", frame
         back, frame = await open_room(relay, code=code, token=token)

@@ -7,6 +7,8 @@ their code, keeping one game's words in one place. Card names stay as printed (G
 
 from __future__ import annotations
 
+from net.wire.text import clean
+
 LANGUAGES: tuple[str, ...] = ("en", "de")
 LANGUAGE_NAMES = {"en": "English", "de": "Deutsch"}
 
@@ -56,7 +58,9 @@ DEFAULT_NAMES = ("name.you", "name.person", "name.bot")
 
 def localised_name(name: str) -> str:
     """`name` in the current language if it is one of the default names in any language;
-    any other name as it is (people's names are never translated)."""
+    any other name as it is (people's names are never translated), cleaned: every name a
+    screen shows passes here, and many came over the wire (a host's, a peer's, a record's
+    or a ladder's of a game played elsewhere; net.wire.text)."""
     for key in DEFAULT_NAMES:
         for lang in LANGUAGES:
             pattern = _STRINGS[lang].get(key, "")
@@ -67,7 +71,7 @@ def localised_name(name: str) -> str:
                 number = name[len(head) : len(name) - len(tail)]
                 if number.isdigit():
                     return tr(key, n=int(number))
-    return name
+    return clean(name)
 
 
 def is_you(name: str) -> bool:

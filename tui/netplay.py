@@ -21,6 +21,7 @@ from net.host.link import HostLink
 from net.peer.remote import RemoteLink
 from net.table.link import TableLink
 from net.wire import codes
+from net.wire.text import clean_tree
 from tui import comeback
 from tui.i18n import register, tr
 from tui.screens.base import KeySpec, app_crashed
@@ -320,7 +321,7 @@ class NetGameScreen(GameScreen):
         if isinstance(self.link, HostLink):
             return list(self.link.host.chat_log)
         if isinstance(self.link, RemoteLink):
-            return list(self.link.chat)
+            return list(clean_tree(self.link.chat))  # as the host sent it: cleaned here
         return []
 
     def action_chat(self) -> None:

@@ -37,7 +37,7 @@ from net.host.keys import Keyring
 from net.host.lobby import Lobby, table_options
 from net.host.play import Play
 from net.host.router import Router
-from net.host.seats import Peer, Seat, clean_text
+from net.host.seats import Peer, Seat
 from net.host.standing import Standing, table_word
 from net.host.uplink import Uplink
 from net.players import identity
@@ -49,6 +49,7 @@ from net.wire.frames import (
     MAX_CHAT,
     MAX_NAME,
 )
+from net.wire.text import clean
 
 # What the peers read when the host's app crashes mid-game. No command in it: how the host
 # resumes depends on where it plays (`host --resume`, Past games, `ssh ... resume`).
@@ -92,7 +93,7 @@ class NetHost:
         self.keep_record = keep_record
         self.seats = [Seat() for _ in range(num_seats)]
         if host_name is not None:
-            self.seats[0] = Seat(name=clean_text(host_name, MAX_NAME) or "host", local=True)
+            self.seats[0] = Seat(name=clean(host_name, MAX_NAME) or "host", local=True)
         self.session: HostSession | None = None
         self.autostart = False  # start as soon as every seat is taken (headless hosting)
         self.finished = asyncio.Event()
@@ -347,7 +348,7 @@ class NetHost:
         self.audience.everyone("notice", text=text)
 
     def chat(self, name: str, seat: int | None, text: str) -> None:
-        text = clean_text(text, MAX_CHAT)
+        text = clean(text, MAX_CHAT)
         if not text:
             return
         # Numbered, and placed at the state it was said at (None: in the lobby), so a table's

@@ -14,13 +14,14 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
-from net.host.seats import Peer, Seat, clean_text, new_token, seat_for
+from net.host.seats import Peer, Seat, new_token, seat_for
 from net.host.standing import Standing, percent
 from net.players import identity
 from net.players.reputation import Word
 from net.wire import proofs, resume
 from net.wire.frames import MAX_NAME, Frame
 from net.wire.public import fingerprint
+from net.wire.text import clean
 
 if TYPE_CHECKING:
     from net.host.authority import NetHost
@@ -121,7 +122,7 @@ class Door:
 
     def _join(self, cid: int, frame: Frame, token: str | None) -> None:
         host = self.host
-        name = clean_text(frame["name"], MAX_NAME) or "guest"
+        name = clean(frame["name"], MAX_NAME) or "guest"
         seat_no, why = seat_for(host.seats, name, token, frame["watch"], host.started)
         if why == "name":
             assert seat_no is not None
@@ -156,7 +157,7 @@ class Door:
         """A peer that proved a resumption key: back to its seat, or to watching."""
         host = self.host
         seat_no = next((i for i, s in enumerate(host.seats) if key.hex() in s.keys), None)
-        name = clean_text(frame["name"], MAX_NAME) or "guest"
+        name = clean(frame["name"], MAX_NAME) or "guest"
         if seat_no is None:
             self._admit(cid, None, name, None)
             return

@@ -19,11 +19,6 @@ from typing import Any
 from net.players.reputation import Word
 
 
-def clean_text(text: str, limit: int) -> str:
-    """Names and chat as one printable line: no terminal escapes reach anybody's screen."""
-    return "".join(c for c in text if c.isprintable())[:limit].strip()
-
-
 def new_token() -> str:
     return secrets.token_urlsafe(16)
 

@@ -60,6 +60,7 @@ from net.wire.frames import (
     check,
     decode,
 )
+from net.wire.text import clean_tree
 
 __all__ = ["JoinError", "RemoteLink"]
 
@@ -211,6 +212,13 @@ class RemoteLink(TableLink):
         message["type"] = "sync"
         message["log"] = list(self.event_log)
         return message
+
+    def emit(self, message: Message) -> None:
+        """Every string a host or a relay sent is cleaned (net.wire.text) before a screen sees
+        it: a modified host need not clean its chat, names or notices, and a screen must never
+        draw a terminal escape. The link's own copy stays as it came (the deal is checked
+        against what the host sent)."""
+        super().emit(clean_tree(message))
 
     # -- reading -----------------------------------------------------------------------------
     async def _read(self) -> None:

@@ -6,10 +6,14 @@
 - An IPv6 address counts by its /64. One subscriber gets at least a /64 and may use any of its
   2^64 addresses (privacy addresses change by themselves), so counting each address would be
   no cap at all. An IPv4 address mapped into IPv6 (`::ffff:a.b.c.d`) counts as IPv4.
-- The loopback addresses (127.0.0.0/8 and ::1) count as one: every user of the machine can
-  connect from any of 16 million of them, and they are all this one machine. That is why the
-  per-address cap counts only rooms in use (net.relay.rooms): people sharing a machine share
-  one cap, and a room nobody uses must not hold a place in it.
+- The loopback addresses (127.0.0.0/8 and ::1) count as one per local user: every user of
+  the machine can connect from any of 16 million of them, so the address says nothing, but on
+  Linux the kernel tells who owns the connecting socket (`/proc/net/tcp` and `tcp6`, as identd
+  did), and each user of a shared machine counts on their own (`local_user`). Where that
+  cannot be known (no /proc, another system, a socket gone before it was looked up) all
+  loopback counts as one, so people sharing such a machine share one cap; that is also why
+  the per-address cap counts only rooms in use (net.relay.rooms): a room nobody uses must not
+  hold a place in it. Sessions of an SSH or web table are all the table's own user.
 - Behind a load balancer, a connection counts under the client's address that the balancer
   forwarded, if the relay trusts that balancer (`client`, below).
 """
@@ -18,18 +22,33 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import sys
 
 LOOPBACK = "loopback"
+USER = LOOPBACK + " user "  # + uid: the group of a local user's connections
+USER_MARK = " user "  # `127.0.0.1 user 1000`: a loopback address and its socket's owner
+TCP_TABLES = ("/proc/net/tcp", "/proc/net/tcp6")
 
 
-def group(addr: str) -> str:
-    """The name `addr` is counted under: an IPv4 address, an IPv6 /64, or `LOOPBACK`."""
+def _ip(addr: str) -> Address | None:
+    """`addr` as an IP address (a v4-mapped one as IPv4); None if it is none."""
     try:
         ip = ipaddress.ip_address(addr)
     except ValueError:
-        return addr  # not an IP address (e.g. a Unix socket): counted as itself
+        return None
     if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
+        return ip.ipv4_mapped
+    return ip
+
+
+def group(addr: str) -> str:
+    """The name `addr` is counted under: an IPv4 address, an IPv6 /64, `LOOPBACK`, or a
+    local user's name as `local_user` made it."""
+    if USER_MARK in addr:
+        return USER + addr.rsplit(USER_MARK, 1)[1]
+    ip = _ip(addr)
+    if ip is None:
+        return addr  # not an IP address (e.g. a Unix socket): counted as itself
     if ip.is_loopback:
         return LOOPBACK
     if isinstance(ip, ipaddress.IPv6Address):
@@ -37,10 +56,86 @@ def group(addr: str) -> str:
     return str(ip)
 
 
+def network(addr: str) -> str:
+    """The wider network `addr` belongs to, for the caps one subscriber could otherwise
+    multiply (open tables listed): an IPv6 /48 (what a site is given, 65,536 /64s), an IPv4
+    /24, or for anything else (loopback, a Unix socket) its group."""
+    ip = _ip(addr)
+    if ip is None or ip.is_loopback:
+        return group(addr)
+    if isinstance(ip, ipaddress.IPv6Address):
+        return str(ipaddress.IPv6Network((int(ip) >> 80 << 80, 48)))
+    return str(ipaddress.IPv4Network((int(ip) >> 8 << 8, 24)))
+
+
+def is_loopback(addr: str) -> bool:
+    ip = _ip(addr)
+    return ip is not None and ip.is_loopback
+
+
+def _endpoint(text: str) -> tuple[Address, int]:
+    """`0100007F:1F90` (an address as /proc/net/tcp* prints it: 32-bit words in the host's
+    byte order, then the port) as an address and a port; a v4-mapped address as IPv4."""
+    hexaddr, hexport = text.split(":")
+    raw = bytes.fromhex(hexaddr)
+    order = "little" if sys.byteorder == "little" else "big"
+    packed = b"".join(int.from_bytes(raw[i:i + 4], order).to_bytes(4, "big")
+                      for i in range(0, len(raw), 4))
+    ip = _ip(str(ipaddress.ip_address(packed)))
+    assert ip is not None
+    return ip, int(hexport, 16)
+
+
+def _plain(host: str, port: int) -> tuple[Address, int]:
+    ip = _ip(host.split("%")[0])
+    if ip is None:
+        raise ValueError(host)
+    return ip, port
+
+
+def socket_owner(peer: tuple[str, int], local: tuple[str, int],
+                 tables: tuple[str, ...] = TCP_TABLES) -> int | None:
+    """The uid owning the TCP socket that connected from `peer` to our `local` end, as the
+    kernel lists it (the connecting side's socket is the one whose local end is `peer` and
+    whose remote end is `local`); None where /proc does not tell (not Linux, no such line)."""
+    try:
+        want = (_plain(*peer), _plain(*local))
+    except ValueError:
+        return None
+    for table in tables:
+        try:
+            with open(table, encoding="ascii") as lines:
+                next(lines, None)  # the heading
+                for line in lines:
+                    fields = line.split()
+                    if len(fields) < 8:
+                        continue
+                    try:
+                        if (_endpoint(fields[1]), _endpoint(fields[2])) == want:
+                            return int(fields[7])
+                    except ValueError:
+                        continue
+        except OSError:
+            continue
+    return None
+
+
+def local_user(addr: str, peer: tuple[str, int] | None, local: tuple[str, int] | None) -> str:
+    """The address a connection from `addr` counts under: for loopback, `addr` with its
+    socket's owner (`127.0.0.1 user 1000`, grouped as `USER` + uid) when the kernel tells
+    whose socket it is, else `addr` itself."""
+    if peer is None or local is None or not is_loopback(addr):
+        return addr
+    uid = socket_owner((str(peer[0]), int(peer[1])), (str(local[0]), int(local[1])))
+    return addr if uid is None else f"{addr}{USER_MARK}{uid}"
+
+
 def describe(name: str) -> str:
     """A group's name as an error message says it."""
     if name == LOOPBACK:
         return "this machine (its loopback addresses 127.0.0.0/8 and ::1 count as one)"
+    if name.startswith(USER):
+        return f"user {name[len(USER):]} of this machine"
     if "/" in name:
         return f"network {name}"
     return f"address {name}"
@@ -56,6 +151,7 @@ PROXIES_ENV = "TABLETOP_TUI_RELAY_PROXIES"
 FORWARDED = "X-Forwarded-For"
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 
 
 def networks(text: str) -> tuple[Network, ...]:
@@ -76,13 +172,8 @@ def trusted_proxies() -> tuple[Network, ...]:
 
 def trusted(peer: str, proxies: tuple[Network, ...]) -> bool:
     """Whether `peer` is one of the proxies (balancers) `proxies` names."""
-    try:
-        ip = ipaddress.ip_address(peer)
-    except ValueError:
-        return False
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    return any(ip in net for net in proxies)
+    ip = _ip(peer)
+    return ip is not None and any(ip in net for net in proxies)
 
 
 def client(peer: str, forwarded: list[str], proxies: tuple[Network, ...]) -> str:

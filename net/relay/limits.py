@@ -27,6 +27,8 @@ class Limits:
     max_rooms: int = 10000
     rooms_per_address: int = 50  # rooms in use per address group (net.relay.rooms)
     public_per_address: int = 3  # rooms an address group lists as open tables
+    public_per_network: int = 6  # ... and its wider network (net.relay.addresses.network)
+    tables_page: int = 50  # rows in one page of `GET /tables`
     hello_timeout: float = 10.0  # seconds to send "open" or "join" after connecting
     idle_timeout: float = 3600.0  # seconds without a frame or a pong before closing
     room_grace: float = 900.0  # seconds a room waits for a lost host while somebody is in it

@@ -80,7 +80,7 @@ class Relay:
         # Load balancers whose X-Forwarded-For names the client (net.relay.addresses).
         self.proxies = addresses.trusted_proxies() if proxies is None else proxies
         self.rooms = RoomBook(self.limits)
-        self.billboard = Billboard(self.rooms, self.limits.public_per_address, reputation)
+        self.billboard = Billboard(self.rooms, self.limits, reputation)
         self.hosts = HostDesk(self)
         self.peers = PeerDesk(self)
         self.conns: set[Conn] = set()
@@ -182,8 +182,12 @@ class Relay:
             return ws.respond(200, f"ok: {len(self.rooms)} rooms\n")
         url = urlsplit(request.path)
         if url.path == TABLES_PATH:
-            game = parse_qs(url.query).get("game", [None])[0]
-            answer = ws.respond(200, json.dumps({"tables": self.billboard.rows(game)},
+            query = parse_qs(url.query)
+            game = query.get("game", [None])[0]
+            page = query.get("page", ["0"])[0]
+            if not (page.isascii() and page.isdigit() and len(page) <= 6):
+                return ws.respond(400, "page must be a number from 0\n")
+            answer = ws.respond(200, json.dumps(self.billboard.page(game, int(page)),
                                                 ensure_ascii=False) + "\n")
             del answer.headers["Content-Type"]  # a multidict: setting alone would add one
             answer.headers["Content-Type"] = "application/json; charset=utf-8"
@@ -197,6 +201,11 @@ class Relay:
         if ws.request is not None:
             conn.addr = addresses.client(
                 conn.addr, ws.request.headers.get_all(addresses.FORWARDED), self.proxies)
+        if addresses.is_loopback(conn.addr) and conn.addr == str(ws.remote_address[0]):
+            # Not a client a balancer named: on loopback, whose socket it is (a shared
+            # machine's users count apart; /proc is read off the loop).
+            conn.addr = await asyncio.to_thread(addresses.local_user, conn.addr,
+                                                ws.remote_address, ws.local_address)
         self.conns.add(conn)
         try:
             try:

@@ -22,6 +22,8 @@ from pathlib import Path
 
 import asyncssh
 
+from net.wire.text import clean
+
 # Longest player name taken from an SSH user name (the app's own limit for typed names).
 MAX_NAME = 32
 FALLBACK_NAME = "player"
@@ -83,13 +85,20 @@ def identity(key: asyncssh.SSHKey | None, username: str) -> str:
     """A directory name for a player: their key's hash, else their (case-folded) name's."""
     if key is not None:
         return "key-" + hashlib.sha256(key.public_data).hexdigest()[:32]
-    return "name-" + hashlib.sha256(player_name(username).casefold().encode()).hexdigest()[:32]
+    return "name-" + hashlib.sha256(_folder_name(username).casefold().encode()).hexdigest()[:32]
+
+
+def _folder_name(username: str) -> str:
+    """The name a name-derived folder is the hash of. It is a key, not what is drawn: it
+    stays as it always was (letters, marks, symbols and spaces kept), or players who logged
+    in by name would lose their folders."""
+    kept = "".join(ch for ch in username if unicodedata.category(ch)[0] not in "CZ" or ch == " ")
+    return " ".join(kept.split())[:MAX_NAME] or FALLBACK_NAME
 
 
 def player_name(username: str) -> str:
-    """The SSH user name as a name at the table: printable characters only, trimmed."""
-    kept = "".join(ch for ch in username if unicodedata.category(ch)[0] not in "CZ" or ch == " ")
-    return " ".join(kept.split())[:MAX_NAME] or FALLBACK_NAME
+    """The SSH user name as a name at the table: one clean line (net.wire.text), trimmed."""
+    return " ".join(clean(username).split())[:MAX_NAME] or FALLBACK_NAME
 
 
 @dataclass

@@ -4,6 +4,7 @@ play random legal moves when it is their turn (like a person who always answers 
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -16,6 +17,7 @@ from net.peer.remote import RemoteLink
 from net.players.counted import Outcome, SeatOutcome
 from net.players.identity import Ed25519PrivateKey, Identity
 from net.players.store import Ladders
+from net.relay import addresses
 from net.relay.conns import Conn
 from net.relay.peers import PeerDesk
 from net.relay.server import Relay
@@ -25,6 +27,11 @@ from net.wire.channel import CRYPTO, Channel
 from net.wire.frames import encode
 
 TIMEOUT = 20.0
+
+# This process's connections from 127.0.0.1 as a relay on this machine counts them: with the
+# owner of their sockets where /proc tells it (net.relay.addresses.local_user).
+ME = "127.0.0.1" + (f"{addresses.USER_MARK}{os.getuid()}"
+                    if os.path.exists(addresses.TCP_TABLES[0]) else "")
 
 
 class Player:

@@ -402,6 +402,7 @@ async def test_the_relays_learn_each_clients_address_from_haproxy_and_only_from_
             assert decode(await ws.recv())["t"] == "opened"
             room = relay.rooms.get(code)
             assert room is not None and room.host is not None
+            # A forwarded address: whose socket it was at the balancer, the relay cannot know.
             assert room.host.addr == "127.0.0.2" and room.owner == addresses.LOOPBACK
     finally:
         lb.stop()

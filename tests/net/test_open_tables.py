@@ -227,7 +227,7 @@ async def test_a_hostile_relays_list_is_checked_before_it_is_believed() -> None:
         (json.dumps({"tables": rows}).encode(), 200, None),
         (b"\xff\xfe not json", 200, "no list of open tables"),
         (json.dumps({"tables": {"a": 1}}).encode(), 200, "no list of open tables"),
-        (b"x" * (2 * 1024 * 1024), 200, "too long"),
+        (b"x" * (2 * 1024 * 1024), 200, "no list of open tables"),
         (b"", 404, "answered 404"),
     ]
     for body, status, error in cases:

@@ -186,7 +186,7 @@ def test_identity_is_the_key_else_the_name() -> None:
     assert identity(key, "ada") == identity(key, "someone else")
     assert identity(None, "Ada") == identity(None, "ada") != identity(None, "bob")
     assert identity(key, "ada") != identity(None, "ada")
-    assert player_name("ada\x1b[31m\n") == "ada[31m"
+    assert player_name("ada\x1b[31m\n") == "ada"  # the whole escape, not just its ESC
     assert player_name("\x00\t") == "player" and len(player_name("x" * 99)) == 32
 
 

@@ -26,6 +26,7 @@ from net.peer.remote import RemoteLink
 from net.table import clocks
 from net.table.link import Message
 from net.wire import codes
+from net.wire.text import clean, clean_tree
 from tui import boards, comeback
 from tui.i18n import tr
 from tui.netplay import NetGameScreen, hosting_warning, leaving
@@ -583,13 +584,14 @@ class PeerLobbyScreen(NetLobby):
 
     def catch_up(self) -> None:
         """Take seats and chat from what the link has heard so far: frames that arrived before
-        this screen listened (right after the welcome) are kept there, not lost."""
-        lobby = self.link.lobby or {}
-        self.seats = list(self.link.players or lobby.get("seats", []))
+        this screen listened (right after the welcome) are kept there, not lost. The link keeps
+        them as the host sent them: cleaned here, as its messages are (net.wire.text)."""
+        lobby = clean_tree(self.link.lobby or {})
+        self.seats = list(clean_tree(self.link.players) or lobby.get("seats", []))
         self.clock = lobby.get("clock") if isinstance(lobby.get("clock"), dict) else None
         self.listing, self.listing_at = lobby, time.monotonic()
         self.chat_lines = [
-            tr("game.chat", name=c["name"], text=c["text"]) for c in self.link.chat
+            tr("game.chat", name=c["name"], text=c["text"]) for c in clean_tree(self.link.chat)
         ]
 
     def clock_text(self) -> str:
@@ -626,7 +628,8 @@ class PeerLobbyScreen(NetLobby):
         self.query_one("#netlobby-chat", EventLog).add(*self.chat_lines)
         if self.link.closed.is_set():  # sent out before this screen listened
             await self.closed(tr("net.connection.closed",
-                                 message=why(self.link.close_code, self.link.close_reason)))
+                                 message=why(self.link.close_code,
+                                             clean(self.link.close_reason))))
         elif self.link.table is not None:
             self.enter_game()
 

@@ -4,8 +4,10 @@ joined through the join form with its code filled in, exactly as a code typed by
 Quick play's own room is opened by the host form, public and with bots after the player's
 usual wait. So every failure a player can meet there reads the same as it does there.
 
-Rows come from a relay that may be a stranger's: names are shown as plain text, never markup,
-and every row has been checked by `open_tables` before it gets here.
+Rows come from a relay that may be a stranger's: every row has been checked and its words
+cleaned by `open_tables` before it gets here, and they are cleaned again where they are drawn
+(net.wire.text), shown as plain text, never markup, in columns measured in terminal cells, so a
+wide character does not push the columns after it out of line.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from net.discovery import DEFAULT_PORT, server_url
 from net.host.hosting import HostPlan, table_relay
 from net.peer.tables import OpenTable, TablesError, best, open_tables
 from net.players import identity, ladder, reputation
+from net.wire.text import cells as cell_len
+from net.wire.text import clean, fit
 from tui import prefs
 from tui.i18n import register, tr
 from tui.screens.base import KeySpec, TableScreen
@@ -61,7 +65,7 @@ def game_title(engine_id: str) -> str:
     try:
         return get_engine(engine_id).title
     except (ImportError, KeyError, ValueError):
-        return engine_id
+        return clean(engine_id)
 
 
 def bots_words(seconds: int | None, passed: float) -> str:
@@ -76,8 +80,8 @@ def cells(table: OpenTable) -> list[str]:
     """One room's columns: game, seats free, host (with the short fingerprint), rating,
     finished share, and the finished share the host asks of its players. The host's name is a
     stranger's: shown as printed text on one line."""
-    name = "".join(c if c.isprintable() else "?" for c in table.host)
-    host = name + (f" {short_identity(table.identity)}" if table.identity else "")
+    host = clean(table.host) + (f" {short_identity(clean(table.identity))}"
+                                if table.identity else "")
     rating = "–" if table.rating is None else f"{table.rating:.0f}"
     finished = "–" if table.finished is None else f"{table.finished:.0%}"
     asks = "" if table.min_finished is None else f"≥{table.min_finished:.0%}"
@@ -86,7 +90,7 @@ def cells(table: OpenTable) -> list[str]:
 
 def line(texts: list[str], widths: tuple[int, ...]) -> str:
     """Columns padded to `widths`: the words to the left, the numbers to the right."""
-    return "  ".join(f"{text:<{w}}" if i < 3 else f"{text:>{w}}"
+    return "  ".join(fit(text, w, right=i >= 3)
                      for i, (text, w) in enumerate(zip(texts, widths, strict=True)))
 
 
@@ -192,7 +196,7 @@ class OpenTablesScreen(TableScreen[None]):
     def widths(self) -> tuple[int, ...]:
         """Each column as wide as its widest cell or its heading."""
         rows = [cells(t) for t in self.tables]
-        return tuple(max(len(tr(f"tables.col.{name}")), *(len(row[i]) for row in rows))
+        return tuple(max(cell_len(tr(f"tables.col.{name}")), *(cell_len(row[i]) for row in rows))
                      for i, name in enumerate(COLUMNS))
 
     def show_rows(self) -> None:

@@ -268,10 +268,14 @@ def kill(relay: Relay) -> None:
 @pytest.fixture
 async def late_host(
     tmp_path: Path, secret: Path, monkeypatch: pytest.MonkeyPatch,
+    request: pytest.FixtureRequest,
 ) -> AsyncIterator[tuple[list[Relay], Balancer]]:
-    """Two relays behind HAProxy whose hosts reopen a room half a second late, after their
-    peers have reached the next relay (one wrong code a minute is free there: one would show)."""
-    relays = [Relay(Limits(wrong_code_free=1)) for _ in range(2)]
+    """Two relays behind HAProxy whose hosts reopen a room late (half a second, or as the
+    test's parameter says), after their peers have reached the next relay (one wrong code a
+    minute is free there: one would show). A peer waits a minute there for its host: longer
+    than any test here waits for it, so a peer the host's arrival did not wake fails them."""
+    lateness = getattr(request, "param", 0.5)
+    relays = [Relay(Limits(wrong_code_free=1, resume_wait=60.0)) for _ in range(2)]
     for relay in relays:
         await relay.start()
     lb = Balancer(tmp_path, [r.port for r in relays])
@@ -279,7 +283,7 @@ async def late_host(
 
     async def late(uplink: Uplink) -> Any:
         if uplink.host_token is not None:  # reopening its room: after the peers
-            await asyncio.sleep(0.5)
+            await asyncio.sleep(lateness)
         return await reopen(uplink)
 
     monkeypatch.setattr(Uplink, "_connect", late)
@@ -335,12 +339,17 @@ async def test_peers_that_reach_the_next_relay_before_their_host_wait_there_unpe
         await host.close()
 
 
+# Half a second late, and a moment late: then a peer's resume and the host's reopening
+# often reach the next relay in one turn of its event loop, the race that once left the peer
+# waiting the whole `resume_wait` (tests/net/test_relay_balancer.py makes it certain).
+@pytest.mark.parametrize("late_host", [0.5, 0.002], indirect=True, ids=["late", "a_moment"])
 async def test_a_lobby_keeps_its_people_when_the_relay_under_it_dies(
     late_host: tuple[list[Relay], Balancer],
 ) -> None:
     """Before the game, too: the relay of a room whose seats are taken dies; the host comes
     back late, after its peers (their seats held meanwhile, not freed), and the table starts
-    with the same people in the same seats and plays to the end."""
+    with the same people in the same seats and plays to the end. The peers are back long
+    before their wait at the next relay would have run out."""
     relays, lb = late_host
     host, me, peers = await open_table(lb, seed=7, fixed=False)
     try:

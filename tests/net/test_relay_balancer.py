@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.sync.client import connect as sync_connect
 
-from net.relay import addresses, server
+from net.relay import addresses, server, tokens
 from net.relay.server import Limits, Relay
 from net.wire import codes
 from net.wire.frames import decode, encode
@@ -150,6 +151,36 @@ async def test_a_returning_peer_that_beats_its_host_to_the_relay_waits_for_it_un
         assert relay.rooms.awaited == {} and relay.rooms.awaiting == {}
         await peer.close()
         await host.close()
+
+
+async def test_a_peer_a_moment_before_its_host_gets_in_at_once_not_after_the_wait() -> None:
+    """The failover race: a peer's `resume` and its host's reopening reach the next relay
+    together, the peer's first, both read in one turn of the relay's event loop. The peer's
+    wait for the room must see the room the host opened in that same turn: the host hears the
+    peer at once, long before `resume_wait` (a minute here) would have ended in a refusal."""
+    async with running(Relay(Limits(resume_wait=60.0))) as relay:
+        code = codes.new_code()
+        url = relay.url + codes.room_path(code)
+        # The handshakes are made in threads (the relay answers them in this loop), then both
+        # frames are written from this thread without yielding to the loop: the relay reads
+        # them in the same turn, the peer's first.
+        peer = await asyncio.to_thread(sync_connect, url)
+        host = await asyncio.to_thread(sync_connect, url)
+        try:
+            peer.send(encode("resume", seq=1, code=code, **RESUME))
+            host.send(encode("open", seq=1, code=code,
+                             host_token=tokens.host_token(relay.secret, code)))
+            opened = decode(await asyncio.to_thread(host.recv, WAIT))
+            assert opened["t"] == "opened"
+            came = decode(await asyncio.to_thread(host.recv, WAIT))  # not 60 s later
+            assert came["t"] == "from" and decode(came["data"])["t"] == "resume"
+            room = relay.rooms.get(code)
+            assert room is not None and list(room.members) == [came["cid"]]
+            assert relay.rooms.awaited == {} and relay.rooms.awaiting == {}
+            assert relay.guard.delay("127.0.0.1") == 0
+        finally:
+            await asyncio.to_thread(peer.close)
+            await asyncio.to_thread(host.close)
 
 
 async def test_a_resume_whose_room_never_comes_is_refused_after_the_wait_as_one_wrong_code(

@@ -143,6 +143,15 @@ class Ladders(Protocol):
         """Keep `seat` for `owner`'s return to `room` (their newest few dozen are kept)."""
         ...
 
+    def place(self, owner: str) -> str | None:
+        """Where `owner` (an SSH player, as for seats) sits now, as JSON text; None if
+        nowhere."""
+        ...
+
+    def keep_place(self, owner: str, place: str | None) -> None:
+        """Keep where `owner` sits (JSON text; None: nowhere), replacing what was kept."""
+        ...
+
     def settings(self, owner: str) -> str | None:
         """The settings `owner` (an SSH player, as for seats) last kept, as JSON text; None if
         never."""

@@ -171,12 +171,16 @@ def players_identity(node: SshTable, key: asyncssh.SSHKey) -> str:
     return identity.Identity(Ed25519PrivateKey.from_private_bytes(bytes.fromhex(raw))).fingerprint
 
 
+@pytest.mark.parametrize("back", ["join", "resume"])
 async def test_a_player_whose_node_went_away_is_back_in_their_seat_through_the_other(
     relay: Relay, nodes: list[SshTable], balancer: SshBalancer, shared: tuple[Path, bytes],
+    table_store: str, tmp_path: Path, back: str,
 ) -> None:
     """Bob joins through HAProxy and lands on one node; it stops. Through HAProxy again he
     lands on the other, which finds his seat's token in the shared database (the first node
-    kept it there) and gives him the identity the first did: his seat, his rating."""
+    kept it there) and gives him the identity the first did: his seat, his rating. With
+    `join CODE`, or with `resume` alone: where he sits is in the shared database too, his
+    code sealed there, and nothing in it names a folder of either node."""
     room = await open_room(HostPlan("schoene", 3, server=relay.url))
     host = room.host
     key = asyncssh.generate_private_key("ssh-ed25519")
@@ -202,8 +206,8 @@ async def test_a_player_whose_node_went_away_is_back_in_their_seat_through_the_o
         await until(lambda: not host.seat_list()[seat]["connected"], "bob away")
         await wait_status(balancer, {names[first]: "DOWN", names[other]: "UP"})
 
-        again = await connect(balancer.port, "bob", key=key,
-                              command=f"join {host.display_code}")
+        command = "resume" if back == "resume" else f"join {host.display_code}"
+        again = await connect(balancer.port, "bob", key=key, command=command)
         players.append(again)
         await again.wait_for(f"room {host.display_code}", "bob back at the table")
         assert other.sessions, "bob came back through the other node"
@@ -223,6 +227,16 @@ async def test_a_player_whose_node_went_away_is_back_in_their_seat_through_the_o
         derived = identity.derived(secret, key.public_data).fingerprint
         assert dealt_as == derived
         assert players_identity(first, key) == players_identity(other, key) == derived
+        store = ladder.open_store(table_store)
+        try:
+            assert isinstance(store, PostgresLadders)
+            kept = repr([store.db.execute(f"SELECT * FROM {t}").fetchall()
+                         for t in ("seat_tokens", "player_places")])
+        finally:
+            store.close()
+        assert '"sealed"' in kept  # where bob sits, his code sealed
+        assert host.code not in kept and host.display_code not in kept
+        assert str(tmp_path) not in kept and "/games" not in kept, kept
     finally:
         for player in players:
             await player.close()
@@ -324,6 +338,49 @@ def test_a_seat_is_kept_in_the_players_folder_while_the_database_is_away(
     tokens.save_token("ABCD-EFGH-JKMN", saved)
     assert tokens.load_token("ABCD-EFGH-JKMN", "ada") == saved
     assert (private_dirs / "home" / "tokens.json").stat().st_mode & 0o777 == 0o600
+
+
+def test_where_a_player_sits_is_theirs_alone_and_their_code_opens_for_them_only(
+    postgres: Server, monkeypatch: pytest.MonkeyPatch, private_dirs: Path,
+) -> None:
+    """Where a player sits goes to the table's store (tui.comeback): their code sealed under
+    their identity, a hosted game's record by its name alone. Another owner reads nothing,
+    another identity under the same owner (a stolen row tried elsewhere) opens nothing, and
+    a keyless player's table as a guest stays in their node's file."""
+    from tui import comeback
+
+    url = postgres.database()
+    monkeypatch.setenv(ladder.TABLE_ENV, url)
+    monkeypatch.setenv(tokens.OWNER_ENV, "key-ada")
+    comeback.seated("ABCDEFGHJKMN", "ada", "ws://relay.example:8765")
+    store = ladder.open_store(url)
+    try:
+        assert isinstance(store, PostgresLadders)
+        text = repr(store.db.execute("SELECT * FROM player_places").fetchall())
+    finally:
+        store.close()
+    assert "key-ada" in text and "ABCD" not in text and "EFGH" not in text
+    (private_dirs / "home" / comeback.FILE).unlink()  # another node: not this file
+    assert comeback.seat() == comeback.Seat("ABCDEFGHJKMN", "ada", "ws://relay.example:8765")
+    monkeypatch.setenv(tokens.OWNER_ENV, "key-eve")
+    assert comeback.seat() is None
+    monkeypatch.setenv(tokens.OWNER_ENV, "key-ada")
+    (private_dirs / "home" / identity.KEY_FILE).unlink()  # another identity, same owner
+    assert comeback.seat() is None
+    # A host: the record by its name, found in this node's own records folder.
+    comeback.hosting(private_dirs / "elsewhere" / "games" / "2026-game.jsonl")
+    found = comeback.seat()
+    assert found is not None and found.record == "2026-game.jsonl"
+    assert comeback.record_path(found) == private_dirs / "home" / "games" / "2026-game.jsonl"
+    # A keyless player: nothing to seal a code with; the store forgets the host's place.
+    monkeypatch.setenv(identity.UNRATED_ENV, "1")
+    comeback.seated("ABCDEFGHJKMN", "cy", None)
+    store = ladder.open_store(url)
+    try:
+        assert store.place("key-ada") is None
+    finally:
+        store.close()
+    assert comeback.seat() == comeback.Seat("ABCDEFGHJKMN", "cy", None)  # the file's
 
 
 # -- the PROXY header: only from the balancer, and only a valid one ------------------------------

@@ -2,11 +2,11 @@
 `python -m bench.cluster`: relays as processes of their own (`tabletop-tui serve`, so one can
 be killed with SIGKILL), and HAProxy run with the shipped deploy/haproxy.cfg.
 
-The configuration is the shipped file itself with only what belongs to a machine changed:
-the addresses (`bind` and the `server` lines, here on 127.0.0.1), and the global lines
-that need an installed system (syslog, chroot, the haproxy user, the stats socket's place).
-Everything that routes rooms (hashing, the stick table, checks, timeouts) is taken as it is,
-and a shipped file of another shape is refused rather than half rewritten.
+The configuration is the shipped file itself with only its addresses changed: the `bind`
+and `server` lines (here on 127.0.0.1) and the stats socket's place (one per HAProxy here).
+Its global section runs as shipped (chroot, the haproxy user, the file limit it sizes its
+connections by); only a user who is not root, who can neither chroot nor change user, drops
+those two lines. A shipped file of another shape is refused rather than half rewritten.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import resource
 import shutil
 import signal
 import socket
@@ -33,7 +34,8 @@ ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ROOT / "deploy" / "haproxy.cfg"
 # Where HAProxy may be: Debian keeps it in /usr/sbin, which a user's PATH may lack.
 HAPROXY_PLACES = ("/usr/sbin/haproxy", "/usr/local/sbin/haproxy")
-_GLOBAL_DROPPED = ("log ", "chroot ", "user ", "group ", "daemon", "stats socket ", "maxconn ")
+# What only root may do: dropped for a user who is not.
+_ROOTS_ONLY = ("chroot ", "user ", "group ")
 
 
 def haproxy_binary() -> str | None:
@@ -75,15 +77,16 @@ def local_config(relay_ports: Iterable[int], port: int, stats: Path,
     out: list[str] = []
     section = ""
     servers_done = False
-    binds = 0
+    binds = sockets = 0
     for line in text.splitlines():
         stripped = line.strip()
         if line and not line[0].isspace():
             section = stripped.split()[0]
-        if section == "global" and stripped.startswith(_GLOBAL_DROPPED):
+        if section == "global" and stripped.startswith(_ROOTS_ONLY) and os.geteuid() != 0:
             continue
-        if section == "global" and stripped == "global":
-            out += [line, f"    stats socket {stats} mode 600 level admin", "    maxconn 8000"]
+        if section == "global" and stripped.startswith("stats socket "):
+            out.append(line.replace(stripped.split()[2], str(stats), 1))
+            sockets += 1
             continue
         if section == "frontend" and stripped.startswith("bind "):
             out.append(f"    bind 127.0.0.1:{port}")
@@ -96,9 +99,10 @@ def local_config(relay_ports: Iterable[int], port: int, stats: Path,
                 servers_done = True
             continue
         out.append(line)
-    if binds != 1 or not servers_done:
+    if binds != 1 or sockets != 1 or not servers_done:
         raise ValueError(f"deploy/haproxy.cfg has another shape than expected: {binds} bind "
-                         f"lines, servers {'found' if servers_done else 'missing'}")
+                         f"lines, {sockets} stats sockets, servers "
+                         f"{'found' if servers_done else 'missing'}")
     return "\n".join(out) + "\n"
 
 
@@ -225,7 +229,8 @@ class Balancer:
     puts one more on the ring while it runs; `reload` starts a new process on the same port
     with `-sf` (the old one cuts what it still carries after the shipped `hard-stop-after`)."""
 
-    def __init__(self, folder: Path, relay_ports: list[int], port: int | None = None) -> None:
+    def __init__(self, folder: Path, relay_ports: list[int], port: int | None = None,
+                 nofile: int | None = None) -> None:
         binary = haproxy_binary()
         if binary is None:
             raise RuntimeError("haproxy is not installed (apt-get install haproxy)")
@@ -235,6 +240,7 @@ class Balancer:
         self.procs: list[subprocess.Popen[bytes]] = []
         self.relay_ports = list(relay_ports)
         self.stats = folder / "haproxy.sock"
+        self.nofile = nofile  # the file limit it starts with (None: this process's)
 
     @property
     def url(self) -> str:
@@ -255,7 +261,7 @@ class Balancer:
         log = (self.folder / f"haproxy-{self.generation}.log").open("ab")
         with log:
             self.procs.append(subprocess.Popen(argv, stdout=log, stderr=log,
-                                               start_new_session=True))
+                                               start_new_session=True, preexec_fn=self._limit))
         deadline = time.monotonic() + 20
         while not self._up():
             if self.proc.poll() is not None or time.monotonic() > deadline:
@@ -263,6 +269,17 @@ class Balancer:
                 raise RuntimeError(f"haproxy did not start: {text[-3000:]}")
             time.sleep(0.05)
         return self
+
+    def _limit(self) -> None:
+        """In the child, before HAProxy starts: the file limit it is given, as a unit's
+        `LimitNOFILE=` would."""
+        if self.nofile is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (self.nofile, self.nofile))
+
+    def info(self) -> dict[str, str]:
+        """HAProxy's `show info`, by field."""
+        pairs = (line.split(":", 1) for line in self.command("show info").splitlines())
+        return {p[0].strip(): p[1].strip() for p in pairs if len(p) == 2}
 
     def reload(self, relay_ports: list[int]) -> Balancer:
         """Soft reload onto `relay_ports` (ids in that order: keep the old ones first)."""

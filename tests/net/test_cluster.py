@@ -7,6 +7,7 @@ late host."""
 from __future__ import annotations
 
 import asyncio
+import resource
 import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -17,7 +18,7 @@ from netsupport import Player
 from test_net_game import open_table
 from websockets.asyncio.client import ClientConnection, connect
 
-from bench.relays import Balancer, RelayProcess, haproxy_binary, log_name, write_secret
+from bench.relays import SHIPPED, Balancer, RelayProcess, haproxy_binary, log_name, write_secret
 from net.host.authority import NetHost
 from net.host.uplink import Uplink
 from net.peer.remote import RemoteLink
@@ -391,6 +392,35 @@ def check_game(host: NetHost, me: Player, peers: list[Player]) -> None:
             assert update["events"] == replay.events[update["state_no"]], update["state_no"]
         link: Any = peer.link
         assert isinstance(link, RemoteLink)
+
+
+@pytest.mark.parametrize("nofile", [None, 1024], ids=["this_machine", "a_small_limit"])
+async def test_the_shipped_config_starts_as_it_is_and_sizes_itself_by_the_file_limit(
+    relays: list[Relay], tmp_path: Path, nofile: int | None,
+) -> None:
+    """deploy/haproxy.cfg as shipped, its global section and all, only its addresses
+    changed: it starts under this machine's file limit and under a small one (1024, a
+    stock soft limit), takes as many connections as the limit allows, and routes rooms."""
+    lb = Balancer(tmp_path, [r.port for r in relays], nofile=nofile)
+    try:
+        await asyncio.to_thread(lb.start)
+        shipped = SHIPPED.read_text().splitlines()
+        ran = (tmp_path / "haproxy-1.cfg").read_text().splitlines()
+        changed = [line.split()[0] for line in set(ran) - set(shipped)]
+        assert sorted(set(changed)) == ["bind", "server", "stats"], changed
+        assert len(ran) == len(shipped)
+        assert not [line for line in shipped if line.strip().startswith("maxconn")]
+        info = lb.info()
+        limit = int(info["Ulimit-n"])
+        given = nofile or resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+        assert given - 2 <= limit <= given  # HAProxy may keep one back for itself
+        assert limit // 2 - 100 < int(info["Maxconn"]) <= limit // 2
+        rooms = await open_rooms(lb.url, 6, peers=1)
+        holders(relays, rooms)
+        for room in rooms:
+            await room.close()
+    finally:
+        lb.stop()
 
 
 async def test_the_relays_learn_each_clients_address_from_haproxy_and_only_from_it(

@@ -17,9 +17,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import NamedTuple, Protocol
+from urllib.parse import urlsplit
 
 from net.players.counted import Outcome
 from net.players.ratings import Skill
+
+
+def shown(url: str) -> str:
+    """`url` as messages may print it: its password left out."""
+    try:
+        parts = urlsplit(url)
+        if parts.password is None:
+            return url
+        host = parts.netloc.rpartition("@")[2]
+        return parts._replace(netloc=f"{parts.username or ''}:***@{host}").geturl()
+    except ValueError:
+        return url.partition("://")[0] + "://…"
 
 
 class StoreError(Exception):

@@ -415,6 +415,39 @@ async def raw(port: int, data: bytes, source: str = "127.0.0.1") -> bytes:
         writer.close()
 
 
+async def test_a_balancer_connection_without_a_header_is_logged_with_the_reason(
+    tmp_path: Path, relay: Relay, monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A connection from the balancer that sends no PROXY header in time is dropped with a
+    log line that says why (once an empty 'dropped: ')."""
+    from net.ssh import proxied
+
+    monkeypatch.setattr(proxied, "READ_SECONDS", 0.2)
+    table = await proxied_table(tmp_path, relay, "127.0.0.1")
+    try:
+        with caplog.at_level("INFO", logger="tabletop"):
+            assert await raw(table.port, b"") == b""
+        dropped = [r.getMessage() for r in caplog.records if "dropped" in r.getMessage()]
+        assert dropped == ["ssh connection from balancer 127.0.0.1 dropped: no PROXY header "
+                           "in time"], dropped
+    finally:
+        await table.stop()
+
+
+def test_a_nodes_start_line_says_which_store_it_uses_without_its_password(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(ladder.TABLE_ENV, "postgresql://tabletop:s3cret@10.0.0.30/tabletop")
+    table = SshTable(SshConfig(0, "127.0.0.1", players=tmp_path / "players"),
+                     "ws://127.0.0.1:1")  # not started
+    banner = table.banner()
+    assert banner.endswith("players' store postgresql://tabletop:***@10.0.0.30/tabletop")
+    assert "s3cret" not in banner
+    monkeypatch.setenv(ladder.TABLE_ENV, str(tmp_path / "ladder.sqlite"))
+    assert table.banner().endswith(f"players' store {tmp_path / 'ladder.sqlite'}")
+
+
 async def test_a_forged_header_from_an_untrusted_address_names_nobody(
     tmp_path: Path, relay: Relay,
 ) -> None:

@@ -12,6 +12,7 @@ those two lines. A shipped file of another shape is refused rather than half rew
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import resource
@@ -124,19 +125,70 @@ def write_secret(path: Path) -> Path:
     return path
 
 
+# A relay for a bench: the server `serve` runs, its collector tuned as `serve` tunes it
+# (unless told not to), its event loop's lateness and its collections timed; SIGUSR1 writes
+# both since the last report to the file it was given (net.relay.server, bench.net).
+_WATCHED = """\
+import asyncio, gc, json, logging, os, signal, sys, time
+from pathlib import Path
+from bench.net import GcClock, probe_lag
+from net.relay import server
+port, cap, tune, out = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3] == "1", Path(sys.argv[4])
+logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+clock, lags = GcClock(), []
+def report(census=False):
+    got = {"pauses": clock.pauses, "full": clock.full, "lags": lags}
+    if census:  # the heap a full collection scans, and one timed (a pause of its own)
+        gc.collect()
+        began = time.perf_counter()
+        gc.collect()
+        got.update(objects=len(gc.get_objects()), frozen=gc.get_freeze_count(),
+                   collect=time.perf_counter() - began)
+    out.with_suffix(".tmp").write_text(json.dumps(got))
+    os.replace(out.with_suffix(".tmp"), out)
+    clock.clear()
+    lags.clear()
+async def main():
+    relay = server.Relay(server.Limits(rooms_per_address=cap))
+    await relay.start("127.0.0.1", port)
+    if tune:
+        server.tune_collector()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, report)
+    asyncio.get_running_loop().add_signal_handler(signal.SIGUSR2, report, True)
+    await probe_lag([float("inf")], lags)
+asyncio.run(main())
+"""
+
+
+@dataclass
+class Watched:
+    """A bench relay's collections (all, and the full ones) and event-loop lateness
+    (seconds) over a window; with a census, the objects its collector tracks (and those
+    frozen out of it) and how long one full collection of them took."""
+
+    pauses: list[float]
+    full: list[float]
+    lags: list[float]
+    objects: int = 0
+    frozen: int = 0
+    collect: float = 0.0
+
+
 class RelayProcess:
     """`tabletop-tui serve --port PORT --secret-file FILE --trust-proxy 127.0.0.1` (HAProxy
     here) in a process of its own, logging to `folder/relay-PORT.log`. `rooms_per_address`
     lifts the per-address cap for loads that all come from this machine (every loopback
     address counts as one); the relay then runs from a short script instead of the command
-    line, the same server otherwise."""
+    line, the same server otherwise, watched (`watched`): with its collector as `serve`
+    tunes it, or with CPython's defaults (`tuned=False`)."""
 
     def __init__(self, folder: Path, secret: Path, port: int | None = None,
-                 rooms_per_address: int | None = None) -> None:
+                 rooms_per_address: int | None = None, tuned: bool = True) -> None:
         self.folder, self.secret = folder, secret
         self.port = port or free_port()
-        self.rooms_per_address = rooms_per_address
+        self.rooms_per_address, self.tuned = rooms_per_address, tuned
         self.log = folder / f"relay-{self.port}.log"
+        self.report = folder / f"relay-{self.port}.watch.json"
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -151,12 +203,8 @@ class RelayProcess:
             argv = [sys.executable, "-m", "tui.cli", "serve", "--port", str(self.port),
                     "--secret-file", str(self.secret), "--trust-proxy", "127.0.0.1"]
         else:
-            argv = [sys.executable, "-c",
-                    "import sys\n"
-                    "from net.relay.server import Limits, serve_forever\n"
-                    "serve_forever('127.0.0.1', int(sys.argv[1]), "
-                    "Limits(rooms_per_address=int(sys.argv[2])))\n",
-                    str(self.port), str(self.rooms_per_address)]
+            argv = [sys.executable, "-c", _WATCHED, str(self.port),
+                    str(self.rooms_per_address), "1" if self.tuned else "0", str(self.report)]
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(argv, stdout=log, stderr=log, cwd=ROOT, env=env,
                                          start_new_session=True)
@@ -167,6 +215,19 @@ class RelayProcess:
                                    f"{self.log.read_text()[-2000:]}")
             time.sleep(0.05)
         return self
+
+    def watched(self, census: bool = False) -> Watched:
+        """The relay's collections and loop lateness since the last call (a watched relay:
+        one started with `rooms_per_address`); with `census`, its heap too."""
+        assert self.proc is not None and self.rooms_per_address is not None
+        self.report.unlink(missing_ok=True)
+        self.proc.send_signal(signal.SIGUSR2 if census else signal.SIGUSR1)
+        deadline = time.monotonic() + 10
+        while not self.report.exists():
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the relay on port {self.port} did not report")
+            time.sleep(0.02)
+        return Watched(**json.loads(self.report.read_text()))
 
     def health(self) -> tuple[int, str]:
         return http_get(f"http://127.0.0.1:{self.port}/health")

@@ -6,6 +6,8 @@ waits there for the room instead of being told the code is wrong."""
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -242,3 +244,25 @@ def test_serve_trusts_the_balancers_it_is_given_and_refuses_a_wrong_one(
         cli.main(["serve", "--trust-proxy", "balancer.example"])
     assert stopped.value.code == 2 and len(started) == 1
     assert "'balancer.example' is no IP address" in capsys.readouterr().err
+
+
+# -- a relay process's collector -----------------------------------------------------------------
+def test_serve_tunes_the_collector_once_it_listens(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`serve` freezes what it made before its first room out of every later collection and
+    collects the young generation less often (python -m bench.cluster --one-relay prints
+    what that does to the pauses). Here in a process of its own, as `serve` runs."""
+    listening: list[bool] = []
+
+    def tuned() -> None:  # the relay listens by now; stop it there
+        listening.append(True)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(server, "tune_collector", tuned)
+    server.serve_forever("127.0.0.1", 0)
+    assert listening == [True]
+    probe = ("import gc\nfrom net.relay.server import GC_YOUNG, tune_collector\n"
+             "assert gc.get_freeze_count() == 0\ntune_collector()\n"
+             "print(gc.get_freeze_count() > 10_000, gc.get_threshold()[0] == GC_YOUNG)\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=60, check=True)
+    assert done.stdout.split() == ["True", "True"], done.stdout + done.stderr

@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import asyncssh
+import psycopg
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from pg_server import Server
@@ -26,7 +27,7 @@ from net.peer import tokens
 from net.players import identity, ladder
 from net.players.postgres import PostgresLadders
 from net.players.sql import SEATS_KEPT
-from net.players.store import SeatRow
+from net.players.store import SeatRow, StoreError
 from net.relay import addresses
 from net.relay.server import Relay
 from net.relay.tokens import shared_secret
@@ -381,6 +382,44 @@ def test_where_a_player_sits_is_theirs_alone_and_their_code_opens_for_them_only(
     finally:
         store.close()
     assert comeback.seat() == comeback.Seat("ABCDEFGHJKMN", "cy", None)  # the file's
+
+
+def test_the_readmes_postgresql_lines_open_the_database_to_a_node_and_only_with_its_password(
+) -> None:
+    """README.md's lines for the table's database, as written (its address 10.0.0.30 here
+    127.0.0.2, the node's 10.0.0.21 127.0.0.1, the address this machine reaches 127.0.0.2
+    from; the server lets only its own socket in besides): before them a node cannot reach
+    it; after them and a restart it opens the store with the password, and a wrong one is
+    refused."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    lines = re.findall(r'^echo "(.*)" >> /etc/postgresql/15/main/(\S+)$', readme, re.M)
+    assert [name for _, name in lines] == ["postgresql.conf", "pg_hba.conf", "pg_hba.conf"]
+    server = Server()
+    try:
+        server.start(listen=None)
+        hba = server.data / "pg_hba.conf"  # initdb's: trust on its socket and on 127.0.0.1
+        hba.write_text("".join(line for line in hba.read_text().splitlines(keepends=True)
+                               if line.startswith("local")))
+        server.restart()
+        admin_at = {"host": str(server.base), "port": server.port, "user": "tabletop",
+                    "dbname": "postgres", "autocommit": True}
+        with psycopg.connect(**admin_at) as admin:  # createuser -P, createdb
+            admin.execute("ALTER ROLE tabletop PASSWORD 'node-pw'")
+            admin.execute("CREATE DATABASE tabletop OWNER tabletop")
+        url = f"postgresql://tabletop:node-pw@127.0.0.2:{server.port}/tabletop"
+        with pytest.raises(StoreError):  # listening on localhost only
+            ladder.open_store(url).close()
+        for line, name in lines:
+            line = line.replace("10.0.0.30", "127.0.0.2").replace("10.0.0.21", "127.0.0.1")
+            with (server.data / name).open("a") as conf:
+                conf.write(line.replace("10.0.0.22", "127.0.0.3") + "\n")
+        server.restart()
+        ladder.open_store(url).close()  # the node's tables are made
+        with pytest.raises(StoreError) as refused:
+            ladder.open_store(url.replace("node-pw", "guess")).close()
+        assert "guess" not in str(refused.value)
+    finally:
+        server.stop()
 
 
 # -- the PROXY header: only from the balancer, and only a valid one ------------------------------

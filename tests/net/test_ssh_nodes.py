@@ -422,6 +422,27 @@ def test_the_readmes_postgresql_lines_open_the_database_to_a_node_and_only_with_
         server.stop()
 
 
+def test_the_shared_store_names_the_records_it_looked_at_by_no_path(
+    postgres: Server, tmp_path: Path,
+) -> None:
+    """A node's sessions note each record file they counted in the table's store, so each is
+    read once: under a hash of its path, never the path of one machine's folder."""
+    url = postgres.database()
+    folder = tmp_path / "node-a" / "players" / "ada" / "data" / "games"
+    folder.mkdir(parents=True)
+    (folder / "2026-12-06-schoene.jsonl").write_text("not a record\n")
+    store = ladder.open_store(url)
+    try:
+        assert isinstance(store, PostgresLadders)
+        assert ladder.catch_up(store, folder) == 0
+        kept = repr(store.db.execute("SELECT * FROM sources").fetchall())
+        assert "damaged" in kept and str(tmp_path) not in kept and "schoene" not in kept, kept
+        assert store.seen(ladder.source_of(folder / "2026-12-06-schoene.jsonl"),
+                          ladder._stamp(folder / "2026-12-06-schoene.jsonl"))
+    finally:
+        store.close()
+
+
 # -- the PROXY header: only from the balancer, and only a valid one ------------------------------
 V2 = b"\r\n\r\n\x00\r\nQUIT\n"
 

@@ -8,7 +8,15 @@ deploy/haproxy.cfg (bench.relays), all on 127.0.0.1. Printed:
     for `--seconds`, played by load-generator processes (bench.net's raw rooms), once through
     HAProxy and once straight to the relays (each room to one of them), in the same run: the
     move round trip (one frame to the host, one back to every peer) at p50 and p99, each
-    relay's rooms and CPU and so its rooms per core at this pace, and HAProxy's CPU;
+    relay's rooms and CPU, HAProxy's CPU, and what is the product's beside the round trips:
+    each relay's event-loop lateness and its collector's pauses (full ones apart), the load
+    generator's own lateness (its round trips are VOID when it woke late by more than
+    GENERATOR_LATE at p99: they then measure the generator, not the relays), and a per-core
+    figure: the rooms a relay serves with a core to itself at this pace, from its CPU,
+    counted only for relays whose own loop kept within TARGET_P99;
+  * `--one-relay ROOMS` instead: that many busy rooms straight to one relay, its collector
+    tuned as `serve` tunes it (net.relay.server.tune_collector) and then with CPython's
+    defaults, each with the heap a full collection scans and one such collection timed;
   * failover: real games (NetHost, RemoteLinks playing random moves) through HAProxy, one relay
     killed with SIGKILL mid-game: how long until a peer of a moved game moves again, and
     whether every game finished.
@@ -29,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.net import PEERS, Timed, load_worker, open_room, pct, relay_cpu
-from bench.relays import Balancer, RelayProcess, ensure_haproxy, log_name, write_secret
+from bench.relays import Balancer, RelayProcess, Watched, ensure_haproxy, log_name, write_secret
 from net.host.authority import NetHost
 from net.wire import codes
 from net.wire.frames import decode, encode
@@ -94,11 +102,11 @@ async def floors(direct: str, balanced: str) -> None:
 
 # -- busy rooms -------------------------------------------------------------------------------
 def busy(urls: list[str], rooms: int, seconds: float, think: tuple[float, float],
-         relays: list[RelayProcess], lb: Balancer) -> dict[str, Any]:
+         relays: list[RelayProcess], lb: Balancer | None) -> dict[str, Any]:
     """`rooms` rooms played for `seconds` by one load process per url in `urls` (its share
     of the rooms goes there); returns the samples, the rooms each relay held and every
     process's CPU. Through HAProxy, its stick table tells where the rooms went."""
-    sticky = Counter(lb.sticky().values())
+    sticky = Counter(lb.sticky().values()) if lb is not None else Counter()
     ctx = multiprocessing.get_context("spawn")
     go, ready, results = ctx.Event(), ctx.Semaphore(0), ctx.Queue()
     workers = len(urls)
@@ -111,40 +119,94 @@ def busy(urls: list[str], rooms: int, seconds: float, think: tuple[float, float]
     for _ in procs:
         ready.acquire()
     time.sleep(3.0)  # the last rooms finish joining
-    if urls[0] == lb.url:
+    if lb is not None and urls[0] == lb.url:
         now = Counter(lb.sticky().values())
         held = [now[i + 1] - sticky[i + 1] for i in range(len(relays))]
     else:
         held = [len(range(i, rooms, len(urls))) for i in range(len(urls))]
-    pids = {**{f"relay{i + 1}": r.proc.pid for i, r in enumerate(relays) if r.proc},
-            "haproxy": lb.proc.pid}
+    pids = {f"relay{i + 1}": r.proc.pid for i, r in enumerate(relays) if r.proc}
+    if lb is not None:
+        pids["haproxy"] = lb.proc.pid
     cpu0 = {name: relay_cpu(pid) for name, pid in pids.items()}
+    # With every room open: the heap a full collection scans (a pause of its own, before
+    # the window), then each relay's lateness and collections from here on.
+    heaps = [relay.watched(census=True) for relay in relays]
+    for relay in relays:
+        relay.watched()
     start = time.perf_counter()
     go.set()
     samples: list[float] = []
+    late: list[float] = []
     for _ in procs:
-        got, _pauses, _lags = results.get(timeout=seconds + 120)
+        got, _pauses, lags = results.get(timeout=seconds + 120)
         samples += got
+        late += lags
     elapsed = time.perf_counter() - start
     cpu = {name: relay_cpu(pid) - cpu0[name] for name, pid in pids.items()}
+    watched = [relay.watched() for relay in relays]
     for proc in procs:
         proc.join(timeout=30)
-    return {"samples": samples, "held": held, "cpu": cpu, "elapsed": elapsed}
+    return {"samples": samples, "held": held, "cpu": cpu, "elapsed": elapsed,
+            "watched": watched, "generator": late, "heaps": heaps}
+
+
+# The p99 a relay should keep a move's round trip under; and how late the load generator's
+# own loop may wake at p99 before its round trips say more about it than about the relays.
+TARGET_P99 = 0.020
+GENERATORS = 4  # load processes for --one-relay (each holds its share of the connections)
+GENERATOR_LATE = 0.010
+
+
+def lateness(label: str, lags: list[float], pauses: list[float] | None = None) -> str:
+    """One line: a loop's lateness (p50, p99, max) and, for a relay, its collections."""
+    line = (f"  {label:<17}: loop late p50 {pct(lags, 50):5.1f} ms  p99 {pct(lags, 99):6.1f} ms"
+            f"  max {max(lags, default=0) * 1000:6.1f} ms")
+    if pauses is not None:
+        line += (f"; GC {len(pauses)} collections, worst {max(pauses, default=0) * 1000:5.1f}"
+                 f" ms, {sum(pauses) * 1000:.0f} ms in all")
+    return line
+
+
+def collections(seen: Watched) -> str:
+    """A relay's full collections in the window, apart from the young ones."""
+    young = sorted(seen.pauses)
+    for took in seen.full:
+        young.remove(took)
+    return (f"  {'':<17}  full collections {len(seen.full)} (worst "
+            f"{max(seen.full, default=0) * 1000:.1f} ms), young and middle {len(young)} (worst "
+            f"{max(young, default=0) * 1000:.1f} ms)")
 
 
 def report(label: str, run: dict[str, Any], rooms: int) -> None:
+    """The round trips, void if the load generator was late; each relay's rooms, CPU,
+    lateness and collections; and the per-core figure: the rooms a relay would serve with a
+    core to itself, from its CPU at this pace, counted only for relays whose own loop stayed
+    within the p99 target (the product's part of the round trip)."""
     samples, elapsed = run["samples"], run["elapsed"]
+    generator = run["generator"]
+    void = pct(generator, 99) / 1000 > GENERATOR_LATE
     print(f"{label:<19}: {len(samples)} moves in {elapsed:.0f} s; round trip p50 "
           f"{pct(samples, 50):6.2f} ms  p99 {pct(samples, 99):6.2f} ms  "
-          f"max {max(samples) * 1000:6.1f} ms")
+          f"max {max(samples) * 1000:6.1f} ms" + ("  VOID: the load generator was late"
+                                                  if void else ""))
+    print(lateness("load generator", generator)
+          + f" (its round trips count below {GENERATOR_LATE * 1000:g} ms at p99)")
     per_core = []
-    for i, held in enumerate(run["held"]):
+    for i, (held, seen) in enumerate(zip(run["held"], run["watched"], strict=True)):
         share = run["cpu"][f"relay{i + 1}"] / elapsed
-        per_core.append(held / share if share else float("inf"))
-        print(f"  relay{i + 1}           : {held:5d} rooms, {100 * share:5.1f}% of a core -> "
-              f"{per_core[-1]:,.0f} rooms per core at this pace")
-    print(f"  rooms per core   : {statistics.mean(per_core):,.0f} (mean of the relays; "
-          f"{rooms} rooms of {PEERS} peers in all)")
+        print(f"  relay{i + 1}           : {held:5d} rooms, {100 * share:5.1f}% of a core")
+        print(lateness(f"relay{i + 1}", seen.lags, seen.pauses))
+        print(collections(seen))
+        worst = max(pct(seen.lags, 99) / 1000, max(seen.pauses, default=0))
+        if share and worst < TARGET_P99:
+            per_core.append(held / share)
+    if per_core:
+        print(f"  per core         : {statistics.mean(per_core):,.0f} rooms a relay serves with "
+              f"a core to itself at this pace (its CPU; its loop within "
+              f"{TARGET_P99 * 1000:g} ms at p99; {rooms} rooms of {PEERS} peers in all)")
+    else:
+        print(f"  per core         : none: no relay kept its loop within "
+              f"{TARGET_P99 * 1000:g} ms at p99")
     if run["cpu"].get("haproxy"):
         print(f"  HAProxy          : {100 * run['cpu']['haproxy'] / elapsed:5.1f}% of a core")
 
@@ -188,6 +250,22 @@ async def failover(lb: Balancer, relays: list[RelayProcess], games: int) -> None
             await host.close()
 
 
+def one_relay(folder: Path, secret: Path, rooms: int, seconds: float, tuned: bool) -> None:
+    """`rooms` busy rooms straight to one relay: its collections and lateness, with its
+    collector as `serve` tunes it or with CPython's defaults."""
+    relay = RelayProcess(folder, secret, rooms_per_address=100_000, tuned=tuned).start()
+    try:
+        run = busy([relay.url] * GENERATORS, rooms, seconds, THINK, [relay], None)
+        run["held"] = [rooms]
+        report(f"one relay ({'tuned' if tuned else 'default'} GC)", run, rooms)
+        heap = run["heaps"][0]
+        print(f"  its heap         : {heap.objects:,} objects tracked with {rooms} rooms open, "
+              f"{heap.frozen:,} frozen; one full collection of them took "
+              f"{heap.collect * 1000:.1f} ms")
+    finally:
+        relay.stop()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rooms", type=int, default=ROOMS,
@@ -196,7 +274,18 @@ def main() -> None:
                         help=f"length of each busy window (default {SECONDS:g})")
     parser.add_argument("--games", type=int, default=GAMES,
                         help=f"games in play when a relay is killed (default {GAMES})")
+    parser.add_argument("--one-relay", type=int, metavar="ROOMS",
+                        help="only: ROOMS busy rooms on one relay, its collector tuned and "
+                             "then with CPython's defaults")
     args = parser.parse_args()
+    if args.one_relay:
+        folder = Path(tempfile.mkdtemp(prefix="tabletop-tui-cluster-"))
+        os.environ.setdefault("TABLETOP_TUI_HOME", str(folder / "home"))
+        secret = write_secret(folder / "relay-secret")
+        print(f"one relay on 127.0.0.1 ({os.cpu_count()} cores, shared); logs in {folder}")
+        for tuned in (True, False):
+            one_relay(folder, secret, args.one_relay, args.seconds, tuned)
+        return
     if ensure_haproxy() is None:
         raise SystemExit("haproxy is not installed and could not be installed")
     folder = Path(tempfile.mkdtemp(prefix="tabletop-tui-cluster-"))

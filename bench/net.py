@@ -92,7 +92,7 @@ def start_relay() -> tuple[subprocess.Popen[bytes], str]:
         "lags = []\n"
         "def report(*_):\n"
         "    GC_REPORT.write_text(json.dumps([clock.pauses, lags]))\n"
-        "    clock.pauses.clear()\n"
+        "    clock.clear()\n"
         "    lags.clear()\n"
         "signal.signal(signal.SIGUSR1, report)\n"
         "async def main():\n"
@@ -251,14 +251,22 @@ class GcClock:
 
     def __init__(self) -> None:
         self.pauses: list[float] = []
+        self.full: list[float] = []  # the pauses of full collections (the oldest generation)
         self._began = 0.0
         gc.callbacks.append(self._tick)
 
     def _tick(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":
             self._began = time.perf_counter()
-        else:
-            self.pauses.append(time.perf_counter() - self._began)
+            return
+        took = time.perf_counter() - self._began
+        self.pauses.append(took)
+        if info.get("generation") == 2:
+            self.full.append(took)
+
+    def clear(self) -> None:
+        self.pauses.clear()
+        self.full.clear()
 
 
 async def light_room(url: str, seed: int, go: asyncio.Event, stop: list[float],
@@ -356,7 +364,7 @@ def load_worker(url: str, rooms: range, stop_after: float, go: Any, ready: Any,
         await asyncio.get_running_loop().run_in_executor(None, go.wait)
         gc.collect()
         gc.freeze()  # the connections live for the whole run: no need to scan them again
-        clock.pauses.clear()
+        clock.clear()
         stop[0] = time.time() + stop_after
         started.set()
         lag_probe = asyncio.ensure_future(probe_lag(stop, lags))

@@ -2,18 +2,20 @@
 `python -m bench.cluster`: relays as processes of their own (`tabletop-tui serve`, so one can
 be killed with SIGKILL), and HAProxy run with the shipped deploy/haproxy.cfg.
 
-The configuration is the shipped file itself with only what belongs to a machine changed:
-the addresses (`bind` and the `server` lines, here on 127.0.0.1), and the global lines
-that need an installed system (syslog, chroot, the haproxy user, the stats socket's place).
-Everything that routes rooms (hashing, the stick table, checks, timeouts) is taken as it is,
-and a shipped file of another shape is refused rather than half rewritten.
+The configuration is the shipped file itself with only its addresses changed: the `bind`
+and `server` lines (here on 127.0.0.1) and the stats socket's place (one per HAProxy here).
+Its global section runs as shipped (chroot, the haproxy user, the file limit it sizes its
+connections by); only a user who is not root, who can neither chroot nor change user, drops
+those two lines. A shipped file of another shape is refused rather than half rewritten.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
+import resource
 import shutil
 import signal
 import socket
@@ -33,7 +35,8 @@ ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ROOT / "deploy" / "haproxy.cfg"
 # Where HAProxy may be: Debian keeps it in /usr/sbin, which a user's PATH may lack.
 HAPROXY_PLACES = ("/usr/sbin/haproxy", "/usr/local/sbin/haproxy")
-_GLOBAL_DROPPED = ("log ", "chroot ", "user ", "group ", "daemon", "stats socket ", "maxconn ")
+# What only root may do: dropped for a user who is not.
+_ROOTS_ONLY = ("chroot ", "user ", "group ")
 
 
 def haproxy_binary() -> str | None:
@@ -75,15 +78,16 @@ def local_config(relay_ports: Iterable[int], port: int, stats: Path,
     out: list[str] = []
     section = ""
     servers_done = False
-    binds = 0
+    binds = sockets = 0
     for line in text.splitlines():
         stripped = line.strip()
         if line and not line[0].isspace():
             section = stripped.split()[0]
-        if section == "global" and stripped.startswith(_GLOBAL_DROPPED):
+        if section == "global" and stripped.startswith(_ROOTS_ONLY) and os.geteuid() != 0:
             continue
-        if section == "global" and stripped == "global":
-            out += [line, f"    stats socket {stats} mode 600 level admin", "    maxconn 8000"]
+        if section == "global" and stripped.startswith("stats socket "):
+            out.append(line.replace(stripped.split()[2], str(stats), 1))
+            sockets += 1
             continue
         if section == "frontend" and stripped.startswith("bind "):
             out.append(f"    bind 127.0.0.1:{port}")
@@ -96,9 +100,10 @@ def local_config(relay_ports: Iterable[int], port: int, stats: Path,
                 servers_done = True
             continue
         out.append(line)
-    if binds != 1 or not servers_done:
+    if binds != 1 or sockets != 1 or not servers_done:
         raise ValueError(f"deploy/haproxy.cfg has another shape than expected: {binds} bind "
-                         f"lines, servers {'found' if servers_done else 'missing'}")
+                         f"lines, {sockets} stats sockets, servers "
+                         f"{'found' if servers_done else 'missing'}")
     return "\n".join(out) + "\n"
 
 
@@ -120,19 +125,70 @@ def write_secret(path: Path) -> Path:
     return path
 
 
+# A relay for a bench: the server `serve` runs, its collector tuned as `serve` tunes it
+# (unless told not to), its event loop's lateness and its collections timed; SIGUSR1 writes
+# both since the last report to the file it was given (net.relay.server, bench.net).
+_WATCHED = """\
+import asyncio, gc, json, logging, os, signal, sys, time
+from pathlib import Path
+from bench.net import GcClock, probe_lag
+from net.relay import server
+port, cap, tune, out = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3] == "1", Path(sys.argv[4])
+logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+clock, lags = GcClock(), []
+def report(census=False):
+    got = {"pauses": clock.pauses, "full": clock.full, "lags": lags}
+    if census:  # the heap a full collection scans, and one timed (a pause of its own)
+        gc.collect()
+        began = time.perf_counter()
+        gc.collect()
+        got.update(objects=len(gc.get_objects()), frozen=gc.get_freeze_count(),
+                   collect=time.perf_counter() - began)
+    out.with_suffix(".tmp").write_text(json.dumps(got))
+    os.replace(out.with_suffix(".tmp"), out)
+    clock.clear()
+    lags.clear()
+async def main():
+    relay = server.Relay(server.Limits(rooms_per_address=cap))
+    await relay.start("127.0.0.1", port)
+    if tune:
+        server.tune_collector()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, report)
+    asyncio.get_running_loop().add_signal_handler(signal.SIGUSR2, report, True)
+    await probe_lag([float("inf")], lags)
+asyncio.run(main())
+"""
+
+
+@dataclass
+class Watched:
+    """A bench relay's collections (all, and the full ones) and event-loop lateness
+    (seconds) over a window; with a census, the objects its collector tracks (and those
+    frozen out of it) and how long one full collection of them took."""
+
+    pauses: list[float]
+    full: list[float]
+    lags: list[float]
+    objects: int = 0
+    frozen: int = 0
+    collect: float = 0.0
+
+
 class RelayProcess:
     """`tabletop-tui serve --port PORT --secret-file FILE --trust-proxy 127.0.0.1` (HAProxy
     here) in a process of its own, logging to `folder/relay-PORT.log`. `rooms_per_address`
     lifts the per-address cap for loads that all come from this machine (every loopback
     address counts as one); the relay then runs from a short script instead of the command
-    line, the same server otherwise."""
+    line, the same server otherwise, watched (`watched`): with its collector as `serve`
+    tunes it, or with CPython's defaults (`tuned=False`)."""
 
     def __init__(self, folder: Path, secret: Path, port: int | None = None,
-                 rooms_per_address: int | None = None) -> None:
+                 rooms_per_address: int | None = None, tuned: bool = True) -> None:
         self.folder, self.secret = folder, secret
         self.port = port or free_port()
-        self.rooms_per_address = rooms_per_address
+        self.rooms_per_address, self.tuned = rooms_per_address, tuned
         self.log = folder / f"relay-{self.port}.log"
+        self.report = folder / f"relay-{self.port}.watch.json"
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -147,12 +203,8 @@ class RelayProcess:
             argv = [sys.executable, "-m", "tui.cli", "serve", "--port", str(self.port),
                     "--secret-file", str(self.secret), "--trust-proxy", "127.0.0.1"]
         else:
-            argv = [sys.executable, "-c",
-                    "import sys\n"
-                    "from net.relay.server import Limits, serve_forever\n"
-                    "serve_forever('127.0.0.1', int(sys.argv[1]), "
-                    "Limits(rooms_per_address=int(sys.argv[2])))\n",
-                    str(self.port), str(self.rooms_per_address)]
+            argv = [sys.executable, "-c", _WATCHED, str(self.port),
+                    str(self.rooms_per_address), "1" if self.tuned else "0", str(self.report)]
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(argv, stdout=log, stderr=log, cwd=ROOT, env=env,
                                          start_new_session=True)
@@ -163,6 +215,19 @@ class RelayProcess:
                                    f"{self.log.read_text()[-2000:]}")
             time.sleep(0.05)
         return self
+
+    def watched(self, census: bool = False) -> Watched:
+        """The relay's collections and loop lateness since the last call (a watched relay:
+        one started with `rooms_per_address`); with `census`, its heap too."""
+        assert self.proc is not None and self.rooms_per_address is not None
+        self.report.unlink(missing_ok=True)
+        self.proc.send_signal(signal.SIGUSR2 if census else signal.SIGUSR1)
+        deadline = time.monotonic() + 10
+        while not self.report.exists():
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the relay on port {self.port} did not report")
+            time.sleep(0.02)
+        return Watched(**json.loads(self.report.read_text()))
 
     def health(self) -> tuple[int, str]:
         return http_get(f"http://127.0.0.1:{self.port}/health")
@@ -225,7 +290,8 @@ class Balancer:
     puts one more on the ring while it runs; `reload` starts a new process on the same port
     with `-sf` (the old one cuts what it still carries after the shipped `hard-stop-after`)."""
 
-    def __init__(self, folder: Path, relay_ports: list[int], port: int | None = None) -> None:
+    def __init__(self, folder: Path, relay_ports: list[int], port: int | None = None,
+                 nofile: int | None = None) -> None:
         binary = haproxy_binary()
         if binary is None:
             raise RuntimeError("haproxy is not installed (apt-get install haproxy)")
@@ -235,6 +301,7 @@ class Balancer:
         self.procs: list[subprocess.Popen[bytes]] = []
         self.relay_ports = list(relay_ports)
         self.stats = folder / "haproxy.sock"
+        self.nofile = nofile  # the file limit it starts with (None: this process's)
 
     @property
     def url(self) -> str:
@@ -255,7 +322,7 @@ class Balancer:
         log = (self.folder / f"haproxy-{self.generation}.log").open("ab")
         with log:
             self.procs.append(subprocess.Popen(argv, stdout=log, stderr=log,
-                                               start_new_session=True))
+                                               start_new_session=True, preexec_fn=self._limit))
         deadline = time.monotonic() + 20
         while not self._up():
             if self.proc.poll() is not None or time.monotonic() > deadline:
@@ -263,6 +330,17 @@ class Balancer:
                 raise RuntimeError(f"haproxy did not start: {text[-3000:]}")
             time.sleep(0.05)
         return self
+
+    def _limit(self) -> None:
+        """In the child, before HAProxy starts: the file limit it is given, as a unit's
+        `LimitNOFILE=` would."""
+        if self.nofile is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (self.nofile, self.nofile))
+
+    def info(self) -> dict[str, str]:
+        """HAProxy's `show info`, by field."""
+        pairs = (line.split(":", 1) for line in self.command("show info").splitlines())
+        return {p[0].strip(): p[1].strip() for p in pairs if len(p) == 2}
 
     def reload(self, relay_ports: list[int]) -> Balancer:
         """Soft reload onto `relay_ports` (ids in that order: keep the old ones first)."""

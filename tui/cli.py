@@ -513,7 +513,7 @@ def way_back() -> Callable[[], Screen[Any]] | None:
         from net.host.hosting import HostPlan
         from tui.screens.host import HostScreen
 
-        plan = HostPlan(None, 0, resume=True, record=Path(seat.record))
+        plan = HostPlan(None, 0, resume=True, record=comeback.record_path(seat))
         return lambda: HostScreen(plan, auto=True)
     from tui.screens.join import JoinScreen
 

@@ -6,8 +6,10 @@ doing is still written here; a player who leaves a table by a key (Esc, quit) cl
 
 One private file in the data directory, for a guest their room (their seat token comes back
 with it, net.peer.tokens) and for a host the record of the game being hosted (resumed as
-`host --resume` does). An app that crashed while hosting keeps it: its guests wait for the
-resume its last line offers.
+`host --resume` does), named by its file name in the data directory's records. An app that
+crashed while hosting keeps it: its guests wait for the resume its last line offers. An SSH
+player at a table whose machines share a database has it kept there too (net.peer.places),
+so `resume` finds it through any machine; that is read first, the file where it says nothing.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from net import home
+from net.peer import places
+from net.records.store import records_dir
 
 FILE = "last_table.json"
 
@@ -40,6 +44,7 @@ def _path() -> Path:
 
 def _keep(seat: Seat | None) -> None:
     """Best effort: a table nobody can take the player back to is only a longer way back."""
+    places.keep(None if seat is None else asdict(seat))
     with contextlib.suppress(OSError):
         path = _path()
         if seat is None:
@@ -54,8 +59,9 @@ def seated(code: str, name: str, server: str | None) -> None:
 
 
 def hosting(record: Path) -> None:
-    """The player hosts the game kept in `record`, which is under way."""
-    _keep(Seat(record=str(record)))
+    """The player hosts the game kept in `record` (in the records folder), which is under
+    way."""
+    _keep(Seat(record=record.name))
 
 
 def left() -> None:
@@ -65,10 +71,12 @@ def left() -> None:
 
 def seat() -> Seat | None:
     """The table this player has not left, if any."""
-    try:
-        raw: Any = json.loads(_path().read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
+    raw: Any = places.load()
+    if raw is None:
+        try:
+            raw = json.loads(_path().read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
     if not isinstance(raw, dict):
         return None
     fields = {k: raw.get(k) for k in ("code", "server", "record")}
@@ -77,3 +85,12 @@ def seat() -> Seat | None:
     name = raw.get("name")
     found = Seat(name=name if isinstance(name, str) else "", **fields)
     return found if found.code or found.record else None
+
+
+def record_path(seat: Seat) -> Path | None:
+    """The record of the game `seat` hosts, in this machine's records folder (an entry of
+    an older version names the whole path)."""
+    if seat.record is None:
+        return None
+    named = Path(seat.record)
+    return named if named.is_absolute() else records_dir() / named.name

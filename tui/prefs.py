@@ -60,18 +60,9 @@ def config_path() -> Path:
     return Path(base) / "settings.json"
 
 
-def _shared() -> tuple[str, str] | None:
-    """(the table's database, this player's owner name) when the settings live there too."""
-    owner = os.environ.get(tokens.OWNER_ENV)
-    if not owner:
-        return None
-    where = ladder.store_location()
-    return (where, owner) if ladder.is_database(where) else None
-
-
 def _text() -> str:
     """The saved settings as JSON text: the table's database's, else the file's."""
-    if (shared := _shared()) is not None:
+    if (shared := tokens.shared_store()) is not None:
         with contextlib.suppress(StoreError):
             store = ladder.open_store(shared[0])
             try:
@@ -112,7 +103,7 @@ def save(prefs: Prefs) -> None:
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         tmp.write_text(text, encoding="utf-8")
         os.replace(tmp, path)
-    if (shared := _shared()) is not None:
+    if (shared := tokens.shared_store()) is not None:
         with contextlib.suppress(StoreError):
             store = ladder.open_store(shared[0])
             try:

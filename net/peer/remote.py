@@ -48,6 +48,7 @@ from net.peer import tokens
 from net.peer.deal import DealCheck
 from net.peer.joining import UPDATE, Joiner, JoinError
 from net.peer.pipe import Pipe
+from net.records import store as record_store
 from net.table.link import Message, TableLink
 from net.wire import codes, resume
 from net.wire.channel import CRYPTO, Channel, Crypto
@@ -179,7 +180,8 @@ class RemoteLink(TableLink):
             return
         deal = self.deal.kept()
         if deal is not None and self.record_path is not None:
-            deal["record"] = str(self.record_path)
+            # By its name in the records folder: the table's store holds no machine's paths.
+            deal["record"] = self.record_path.name
         try:
             kept = None if deal is None else json.dumps(deal)
         except (TypeError, ValueError):  # a start frame JSON cannot hold: checked here only
@@ -194,8 +196,12 @@ class RemoteLink(TableLink):
             deal = json.loads(kept)
             self.deal.carry(deal)
             record = deal.get("record") if isinstance(deal, dict) else None
-            if self.deal.carried and isinstance(record, str) and Path(record).is_file():
-                self.record_path = Path(record)
+            if self.deal.carried and isinstance(record, str):
+                # Looked for in this machine's records folder only (the name may come from
+                # the table's store, written by another node; an older entry is a path).
+                here = record_store.records_dir() / Path(record).name
+                if here.is_file():
+                    self.record_path = here
 
     async def start(self) -> None:
         """Connect if not yet connected, then hand the latest table to the (new) listener."""

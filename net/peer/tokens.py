@@ -135,14 +135,22 @@ def room_key(code: str) -> str:
     return hashlib.sha256(f"tabletop-tui seat {code}".encode()).hexdigest()
 
 
-def seats() -> Seats:
-    """This session's seats: the table's database if it names an owner and keeps its store in
-    a database, else the data directory's file."""
+def shared_store() -> tuple[str, str] | None:
+    """(the table's database, this player's owner name) when this session keeps what is the
+    player's (seats, settings, where they sit) there: an SSH table's session whose store is a
+    database; None elsewhere."""
     owner = os.environ.get(OWNER_ENV)
     if not owner:  # not at a table: never asks where a ladder lives (a home that cannot be)
-        return FileSeats()
+        return None
     where = ladder.store_location()
-    return DatabaseSeats(where, owner) if ladder.is_database(where) else FileSeats()
+    return (where, owner) if ladder.is_database(where) else None
+
+
+def seats() -> Seats:
+    """This session's seats: the table's database if it keeps them (`shared_store`), else
+    the data directory's file."""
+    shared = shared_store()
+    return FileSeats() if shared is None else DatabaseSeats(*shared)
 
 
 def load_token(code: str, name: str) -> Saved | None:

@@ -93,6 +93,12 @@ class Identity:
     def fingerprint(self) -> str:
         return fingerprint(self.public)
 
+    def key_for(self, purpose: bytes) -> bytes:
+        """A 32-byte key for `purpose` that only holders of this identity derive (HKDF of its
+        seed): what this player keeps sealed in a store others may read."""
+        return HKDF(algorithm=hashes.SHA256(), length=32, salt=b"tabletop-tui v1 key",
+                    info=purpose).derive(_raw(self.private))
+
     def list_room(self, room: str, name: str) -> bytes:
         """The signature that lists room `room` under `name` at a public table."""
         return self.private.sign(listing.statement(room, name, self.public))

@@ -15,6 +15,7 @@ and every record of the data directory not yet looked at is counted when the app
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sqlite3
 from dataclasses import dataclass, field
@@ -76,9 +77,16 @@ def _stamp(path: Path) -> str:
     return f"{info.st_size}:{info.st_mtime_ns}"
 
 
+def source_of(path: Path) -> str:
+    """How a store names a record file it looked at: a hash of its whole path, unique to
+    the file and no path itself (a table's store is shared by its machines, and holds
+    nothing of one machine's folders)."""
+    return hashlib.sha256(f"tabletop-tui record {path.resolve()}".encode()).hexdigest()
+
+
 def count(store: Ladders, path: Path) -> Counted:
     """Count the game recorded at `path` (once: a game counted before keeps its changes)."""
-    source = str(path.resolve())
+    source = source_of(path)
     try:
         stamp = _stamp(path)
         record = records.load(path)
@@ -133,7 +141,7 @@ def catch_up(store: Ladders, folder: Path | None = None) -> int:
     counted = 0
     for path in sorted(folder.glob("*.jsonl")):
         try:
-            if store.seen(str(path.resolve()), _stamp(path)):
+            if store.seen(source_of(path), _stamp(path)):
                 continue
         except OSError:
             continue

@@ -17,28 +17,15 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 from typing import Any
-from urllib.parse import urlsplit
 
 import psycopg
 
 from net.players.sql import Params, SqlLadders
-from net.players.store import StoreError
+from net.players.store import StoreError, shown
 
 # The advisory lock every write takes ("tabletop" in ASCII): one per database.
 WRITE_LOCK = 0x7461626C65746F70
 CONNECT_SECONDS = 10
-
-
-def shown(url: str) -> str:
-    """`url` as messages may print it: its password left out."""
-    try:
-        parts = urlsplit(url)
-        if parts.password is None:
-            return url
-        host = parts.netloc.rpartition("@")[2]
-        return parts._replace(netloc=f"{parts.username or ''}:***@{host}").geturl()
-    except ValueError:
-        return url.partition("://")[0] + "://…"
 
 
 def _said(exc: BaseException) -> str:

@@ -89,6 +89,12 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (  # 5: with a seat, the deal as its player checked it, for their next process to go on
         "ALTER TABLE seat_tokens ADD COLUMN deal TEXT",
     ),
+    (  # 6: where an SSH player sits (tui.comeback), for `resume` through any machine
+        """CREATE TABLE player_places (
+            owner TEXT PRIMARY KEY,
+            place TEXT NOT NULL,
+            saved DOUBLE PRECISION NOT NULL)""",
+    ),
 )
 # The most seats one owner keeps (rooms are short-lived): the newest are kept.
 SEATS_KEPT = 50
@@ -313,6 +319,21 @@ class SqlLadders:
                 "seat_tokens WHERE owner = ? ORDER BY saved DESC, room LIMIT ?)",
                 (owner, owner, SEATS_KEPT))
 
+
+    def place(self, owner: str) -> str | None:
+        """Where `owner` sits (JSON text, net.peer.places); None if nowhere."""
+        row = self._row("SELECT place FROM player_places WHERE owner = ?", (owner,))
+        return None if row is None else str(row[0])
+
+    def keep_place(self, owner: str, place: str | None) -> None:
+        with self._writing():
+            if place is None:
+                self._rows("DELETE FROM player_places WHERE owner = ?", (owner,))
+                return
+            self._rows(
+                "INSERT INTO player_places (owner, place, saved) VALUES (?, ?, ?) "
+                "ON CONFLICT (owner) DO UPDATE SET place = excluded.place, "
+                "saved = excluded.saved", (owner, place, time.time()))
 
     def settings(self, owner: str) -> str | None:
         """`owner`'s settings as they last kept them (JSON text); None if never."""

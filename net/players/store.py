@@ -17,9 +17,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import NamedTuple, Protocol
+from urllib.parse import urlsplit
 
 from net.players.counted import Outcome
 from net.players.ratings import Skill
+
+
+def shown(url: str) -> str:
+    """`url` as messages may print it: its password left out."""
+    try:
+        parts = urlsplit(url)
+        if parts.password is None:
+            return url
+        host = parts.netloc.rpartition("@")[2]
+        return parts._replace(netloc=f"{parts.username or ''}:***@{host}").geturl()
+    except ValueError:
+        return url.partition("://")[0] + "://…"
 
 
 class StoreError(Exception):
@@ -141,6 +154,15 @@ class Ladders(Protocol):
 
     def keep_seat(self, owner: str, room: str, seat: SeatRow) -> None:
         """Keep `seat` for `owner`'s return to `room` (their newest few dozen are kept)."""
+        ...
+
+    def place(self, owner: str) -> str | None:
+        """Where `owner` (an SSH player, as for seats) sits now, as JSON text; None if
+        nowhere."""
+        ...
+
+    def keep_place(self, owner: str, place: str | None) -> None:
+        """Keep where `owner` sits (JSON text; None: nowhere), replacing what was kept."""
         ...
 
     def settings(self, owner: str) -> str | None:

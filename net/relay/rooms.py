@@ -112,7 +112,15 @@ class RoomBook:
         """The room `code` once a host opens it here, within `resume_wait`; None if it does
         not come, or at once if as many wait for it already as the room could take, or if
         the address group of `addr` has `resumes_per_address` waiting already (a wait holds a
-        connection open: one address must not hold thousands)."""
+        connection open: one address must not hold thousands).
+
+        A room opened between the caller's decision to wait and this coroutine's first step
+        (a host that reconnected a moment after its peer, its frame read in the same turn of
+        the event loop) is here already: it is returned at once, since `add` woke only the
+        waits registered before it."""
+        room = self.rooms.get(code)
+        if room is not None:
+            return room
         group = addresses.group(addr)
         waiting = self.awaited.get(code, [])
         if (len(waiting) >= self.limits.players + self.limits.spectators

@@ -158,7 +158,7 @@ class ProxiedListener:
                 found = await read_origin(sock)
             except (BadHeader, TimeoutError, OSError, ValueError) as exc:
                 log.info("ssh connection from balancer %s dropped: %s", peer,
-                         exc or "no PROXY header in time")
+                         str(exc) or "no PROXY header in time")
                 sock.close()
                 return
         else:

@@ -48,6 +48,7 @@ import net
 from net.host.hosting import TABLE_RELAY_ENV, TABLE_SSH_ENV, HostPlan, start_relay
 from net.peer import tokens
 from net.players import identity, ladder, reputation
+from net.players.store import shown
 from net.relay import addresses
 from net.ssh import logs, words
 from net.ssh.access import Access, Visitor
@@ -174,7 +175,8 @@ class SshTable:
         where = (f"{self.config.bind}:{self.port}" if self.config.bind
                  else f"port {self.port} of every address, IPv4 and IPv6")
         return (f"SSH table on {where} ({self.config.access.describe()}); "
-                f"host key {self.fingerprint}")
+                f"host key {self.fingerprint}; players' store "
+                f"{shown(ladder.store_location())}")
 
     # -- connections -------------------------------------------------------------------------
     def arrive(self, door: TableDoor) -> str | None:

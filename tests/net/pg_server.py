@@ -81,13 +81,20 @@ class Server:
             raise NoServer(f"{' '.join(line)} failed ({done.returncode}): "
                            f"{done.stderr.strip() or done.stdout.strip()}\n{log}")
 
-    def start(self) -> None:
+    def start(self, listen: str | None = "127.0.0.1") -> None:
+        """initdb and start; `listen` overrides the configuration's listen_addresses (None:
+        the file's word, which an operator's lines may change, `restart` reads again)."""
         self._run("initdb", "-D", str(self.data), "-U", SUPERUSER, "--auth=trust", "--no-sync",
                   "-E", "UTF8", "--locale=C")
-        options = (f"-p {self.port} -k {self.base} -c listen_addresses=127.0.0.1 -c fsync=off "
-                   "-c synchronous_commit=off -c full_page_writes=off")
-        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-o", options, "-w",
+        listening = "" if listen is None else f"-c listen_addresses={listen} "
+        self.options = (f"-p {self.port} -k {self.base} {listening}-c fsync=off "
+                        "-c synchronous_commit=off -c full_page_writes=off")
+        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-o", self.options, "-w",
                   "-t", "30", "start")
+
+    def restart(self) -> None:
+        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-o", self.options, "-w",
+                  "-t", "30", "restart")
 
     def stop(self) -> None:
         try:

@@ -7,6 +7,7 @@ late host."""
 from __future__ import annotations
 
 import asyncio
+import resource
 import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -17,7 +18,7 @@ from netsupport import Player
 from test_net_game import open_table
 from websockets.asyncio.client import ClientConnection, connect
 
-from bench.relays import Balancer, RelayProcess, haproxy_binary, log_name, write_secret
+from bench.relays import SHIPPED, Balancer, RelayProcess, haproxy_binary, log_name, write_secret
 from net.host.authority import NetHost
 from net.host.uplink import Uplink
 from net.peer.remote import RemoteLink
@@ -268,10 +269,14 @@ def kill(relay: Relay) -> None:
 @pytest.fixture
 async def late_host(
     tmp_path: Path, secret: Path, monkeypatch: pytest.MonkeyPatch,
+    request: pytest.FixtureRequest,
 ) -> AsyncIterator[tuple[list[Relay], Balancer]]:
-    """Two relays behind HAProxy whose hosts reopen a room half a second late, after their
-    peers have reached the next relay (one wrong code a minute is free there: one would show)."""
-    relays = [Relay(Limits(wrong_code_free=1)) for _ in range(2)]
+    """Two relays behind HAProxy whose hosts reopen a room late (half a second, or as the
+    test's parameter says), after their peers have reached the next relay (one wrong code a
+    minute is free there: one would show). A peer waits a minute there for its host: longer
+    than any test here waits for it, so a peer the host's arrival did not wake fails them."""
+    lateness = getattr(request, "param", 0.5)
+    relays = [Relay(Limits(wrong_code_free=1, resume_wait=60.0)) for _ in range(2)]
     for relay in relays:
         await relay.start()
     lb = Balancer(tmp_path, [r.port for r in relays])
@@ -279,7 +284,7 @@ async def late_host(
 
     async def late(uplink: Uplink) -> Any:
         if uplink.host_token is not None:  # reopening its room: after the peers
-            await asyncio.sleep(0.5)
+            await asyncio.sleep(lateness)
         return await reopen(uplink)
 
     monkeypatch.setattr(Uplink, "_connect", late)
@@ -335,12 +340,17 @@ async def test_peers_that_reach_the_next_relay_before_their_host_wait_there_unpe
         await host.close()
 
 
+# Half a second late, and a moment late: then a peer's resume and the host's reopening
+# often reach the next relay in one turn of its event loop, the race that once left the peer
+# waiting the whole `resume_wait` (tests/net/test_relay_balancer.py makes it certain).
+@pytest.mark.parametrize("late_host", [0.5, 0.002], indirect=True, ids=["late", "a_moment"])
 async def test_a_lobby_keeps_its_people_when_the_relay_under_it_dies(
     late_host: tuple[list[Relay], Balancer],
 ) -> None:
     """Before the game, too: the relay of a room whose seats are taken dies; the host comes
     back late, after its peers (their seats held meanwhile, not freed), and the table starts
-    with the same people in the same seats and plays to the end."""
+    with the same people in the same seats and plays to the end. The peers are back long
+    before their wait at the next relay would have run out."""
     relays, lb = late_host
     host, me, peers = await open_table(lb, seed=7, fixed=False)
     try:
@@ -382,6 +392,35 @@ def check_game(host: NetHost, me: Player, peers: list[Player]) -> None:
             assert update["events"] == replay.events[update["state_no"]], update["state_no"]
         link: Any = peer.link
         assert isinstance(link, RemoteLink)
+
+
+@pytest.mark.parametrize("nofile", [None, 1024], ids=["this_machine", "a_small_limit"])
+async def test_the_shipped_config_starts_as_it_is_and_sizes_itself_by_the_file_limit(
+    relays: list[Relay], tmp_path: Path, nofile: int | None,
+) -> None:
+    """deploy/haproxy.cfg as shipped, its global section and all, only its addresses
+    changed: it starts under this machine's file limit and under a small one (1024, a
+    stock soft limit), takes as many connections as the limit allows, and routes rooms."""
+    lb = Balancer(tmp_path, [r.port for r in relays], nofile=nofile)
+    try:
+        await asyncio.to_thread(lb.start)
+        shipped = SHIPPED.read_text().splitlines()
+        ran = (tmp_path / "haproxy-1.cfg").read_text().splitlines()
+        changed = [line.split()[0] for line in set(ran) - set(shipped)]
+        assert sorted(set(changed)) == ["bind", "server", "stats"], changed
+        assert len(ran) == len(shipped)
+        assert not [line for line in shipped if line.strip().startswith("maxconn")]
+        info = lb.info()
+        limit = int(info["Ulimit-n"])
+        given = nofile or resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+        assert given - 2 <= limit <= given  # HAProxy may keep one back for itself
+        assert limit // 2 - 100 < int(info["Maxconn"]) <= limit // 2
+        rooms = await open_rooms(lb.url, 6, peers=1)
+        holders(relays, rooms)
+        for room in rooms:
+            await room.close()
+    finally:
+        lb.stop()
 
 
 async def test_the_relays_learn_each_clients_address_from_haproxy_and_only_from_it(

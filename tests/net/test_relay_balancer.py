@@ -6,6 +6,8 @@ waits there for the room instead of being told the code is wrong."""
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -13,8 +15,9 @@ from typing import Any
 import pytest
 from netsupport import ME
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.sync.client import connect as sync_connect
 
-from net.relay import addresses, server
+from net.relay import addresses, server, tokens
 from net.relay.server import Limits, Relay
 from net.wire import codes
 from net.wire.frames import decode, encode
@@ -156,6 +159,36 @@ async def test_a_returning_peer_that_beats_its_host_to_the_relay_waits_for_it_un
         await host.close()
 
 
+async def test_a_peer_a_moment_before_its_host_gets_in_at_once_not_after_the_wait() -> None:
+    """The failover race: a peer's `resume` and its host's reopening reach the next relay
+    together, the peer's first, both read in one turn of the relay's event loop. The peer's
+    wait for the room must see the room the host opened in that same turn: the host hears the
+    peer at once, long before `resume_wait` (a minute here) would have ended in a refusal."""
+    async with running(Relay(Limits(resume_wait=60.0))) as relay:
+        code = codes.new_code()
+        url = relay.url + codes.room_path(code)
+        # The handshakes are made in threads (the relay answers them in this loop), then both
+        # frames are written from this thread without yielding to the loop: the relay reads
+        # them in the same turn, the peer's first.
+        peer = await asyncio.to_thread(sync_connect, url)
+        host = await asyncio.to_thread(sync_connect, url)
+        try:
+            peer.send(encode("resume", seq=1, code=code, **RESUME))
+            host.send(encode("open", seq=1, code=code,
+                             host_token=tokens.host_token(relay.secret, code)))
+            opened = decode(await asyncio.to_thread(host.recv, WAIT))
+            assert opened["t"] == "opened"
+            came = decode(await asyncio.to_thread(host.recv, WAIT))  # not 60 s later
+            assert came["t"] == "from" and decode(came["data"])["t"] == "resume"
+            room = relay.rooms.get(code)
+            assert room is not None and list(room.members) == [came["cid"]]
+            assert relay.rooms.awaited == {} and relay.rooms.awaiting == {}
+            assert relay.guard.delay("127.0.0.1") == 0
+        finally:
+            await asyncio.to_thread(peer.close)
+            await asyncio.to_thread(host.close)
+
+
 async def test_a_resume_whose_room_never_comes_is_refused_after_the_wait_as_one_wrong_code(
 ) -> None:
     # One free wrong code: the refusal's retry_after is 0.05 s after exactly one counted (0
@@ -215,3 +248,25 @@ def test_serve_trusts_the_balancers_it_is_given_and_refuses_a_wrong_one(
         cli.main(["serve", "--trust-proxy", "balancer.example"])
     assert stopped.value.code == 2 and len(started) == 1
     assert "'balancer.example' is no IP address" in capsys.readouterr().err
+
+
+# -- a relay process's collector -----------------------------------------------------------------
+def test_serve_tunes_the_collector_once_it_listens(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`serve` freezes what it made before its first room out of every later collection and
+    collects the young generation less often (python -m bench.cluster --one-relay prints
+    what that does to the pauses). Here in a process of its own, as `serve` runs."""
+    listening: list[bool] = []
+
+    def tuned() -> None:  # the relay listens by now; stop it there
+        listening.append(True)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(server, "tune_collector", tuned)
+    server.serve_forever("127.0.0.1", 0)
+    assert listening == [True]
+    probe = ("import gc\nfrom net.relay.server import GC_YOUNG, tune_collector\n"
+             "assert gc.get_freeze_count() == 0\ntune_collector()\n"
+             "print(gc.get_freeze_count() > 10_000, gc.get_threshold()[0] == GC_YOUNG)\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=60, check=True)
+    assert done.stdout.split() == ["True", "True"], done.stdout + done.stderr

@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import asyncssh
+import psycopg
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from pg_server import Server
@@ -26,7 +27,7 @@ from net.peer import tokens
 from net.players import identity, ladder
 from net.players.postgres import PostgresLadders
 from net.players.sql import SEATS_KEPT
-from net.players.store import SeatRow
+from net.players.store import SeatRow, StoreError
 from net.relay import addresses
 from net.relay.server import Relay
 from net.relay.tokens import shared_secret
@@ -171,12 +172,16 @@ def players_identity(node: SshTable, key: asyncssh.SSHKey) -> str:
     return identity.Identity(Ed25519PrivateKey.from_private_bytes(bytes.fromhex(raw))).fingerprint
 
 
+@pytest.mark.parametrize("back", ["join", "resume"])
 async def test_a_player_whose_node_went_away_is_back_in_their_seat_through_the_other(
     relay: Relay, nodes: list[SshTable], balancer: SshBalancer, shared: tuple[Path, bytes],
+    table_store: str, tmp_path: Path, back: str,
 ) -> None:
     """Bob joins through HAProxy and lands on one node; it stops. Through HAProxy again he
     lands on the other, which finds his seat's token in the shared database (the first node
-    kept it there) and gives him the identity the first did: his seat, his rating."""
+    kept it there) and gives him the identity the first did: his seat, his rating. With
+    `join CODE`, or with `resume` alone: where he sits is in the shared database too, his
+    code sealed there, and nothing in it names a folder of either node."""
     room = await open_room(HostPlan("schoene", 3, server=relay.url))
     host = room.host
     key = asyncssh.generate_private_key("ssh-ed25519")
@@ -202,8 +207,8 @@ async def test_a_player_whose_node_went_away_is_back_in_their_seat_through_the_o
         await until(lambda: not host.seat_list()[seat]["connected"], "bob away")
         await wait_status(balancer, {names[first]: "DOWN", names[other]: "UP"})
 
-        again = await connect(balancer.port, "bob", key=key,
-                              command=f"join {host.display_code}")
+        command = "resume" if back == "resume" else f"join {host.display_code}"
+        again = await connect(balancer.port, "bob", key=key, command=command)
         players.append(again)
         await again.wait_for(f"room {host.display_code}", "bob back at the table")
         assert other.sessions, "bob came back through the other node"
@@ -223,6 +228,16 @@ async def test_a_player_whose_node_went_away_is_back_in_their_seat_through_the_o
         derived = identity.derived(secret, key.public_data).fingerprint
         assert dealt_as == derived
         assert players_identity(first, key) == players_identity(other, key) == derived
+        store = ladder.open_store(table_store)
+        try:
+            assert isinstance(store, PostgresLadders)
+            kept = repr([store.db.execute(f"SELECT * FROM {t}").fetchall()
+                         for t in ("seat_tokens", "player_places")])
+        finally:
+            store.close()
+        assert '"sealed"' in kept  # where bob sits, his code sealed
+        assert host.code not in kept and host.display_code not in kept
+        assert str(tmp_path) not in kept and "/games" not in kept, kept
     finally:
         for player in players:
             await player.close()
@@ -326,6 +341,108 @@ def test_a_seat_is_kept_in_the_players_folder_while_the_database_is_away(
     assert (private_dirs / "home" / "tokens.json").stat().st_mode & 0o777 == 0o600
 
 
+def test_where_a_player_sits_is_theirs_alone_and_their_code_opens_for_them_only(
+    postgres: Server, monkeypatch: pytest.MonkeyPatch, private_dirs: Path,
+) -> None:
+    """Where a player sits goes to the table's store (tui.comeback): their code sealed under
+    their identity, a hosted game's record by its name alone. Another owner reads nothing,
+    another identity under the same owner (a stolen row tried elsewhere) opens nothing, and
+    a keyless player's table as a guest stays in their node's file."""
+    from tui import comeback
+
+    url = postgres.database()
+    monkeypatch.setenv(ladder.TABLE_ENV, url)
+    monkeypatch.setenv(tokens.OWNER_ENV, "key-ada")
+    comeback.seated("ABCDEFGHJKMN", "ada", "ws://relay.example:8765")
+    store = ladder.open_store(url)
+    try:
+        assert isinstance(store, PostgresLadders)
+        text = repr(store.db.execute("SELECT * FROM player_places").fetchall())
+    finally:
+        store.close()
+    assert "key-ada" in text and "ABCD" not in text and "EFGH" not in text
+    (private_dirs / "home" / comeback.FILE).unlink()  # another node: not this file
+    assert comeback.seat() == comeback.Seat("ABCDEFGHJKMN", "ada", "ws://relay.example:8765")
+    monkeypatch.setenv(tokens.OWNER_ENV, "key-eve")
+    assert comeback.seat() is None
+    monkeypatch.setenv(tokens.OWNER_ENV, "key-ada")
+    (private_dirs / "home" / identity.KEY_FILE).unlink()  # another identity, same owner
+    assert comeback.seat() is None
+    # A host: the record by its name, found in this node's own records folder.
+    comeback.hosting(private_dirs / "elsewhere" / "games" / "2026-game.jsonl")
+    found = comeback.seat()
+    assert found is not None and found.record == "2026-game.jsonl"
+    assert comeback.record_path(found) == private_dirs / "home" / "games" / "2026-game.jsonl"
+    # A keyless player: nothing to seal a code with; the store forgets the host's place.
+    monkeypatch.setenv(identity.UNRATED_ENV, "1")
+    comeback.seated("ABCDEFGHJKMN", "cy", None)
+    store = ladder.open_store(url)
+    try:
+        assert store.place("key-ada") is None
+    finally:
+        store.close()
+    assert comeback.seat() == comeback.Seat("ABCDEFGHJKMN", "cy", None)  # the file's
+
+
+def test_the_readmes_postgresql_lines_open_the_database_to_a_node_and_only_with_its_password(
+) -> None:
+    """README.md's lines for the table's database, as written (its address 10.0.0.30 here
+    127.0.0.2, the node's 10.0.0.21 127.0.0.1, the address this machine reaches 127.0.0.2
+    from; the server lets only its own socket in besides): before them a node cannot reach
+    it; after them and a restart it opens the store with the password, and a wrong one is
+    refused."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    lines = re.findall(r'^echo "(.*)" >> /etc/postgresql/15/main/(\S+)$', readme, re.M)
+    assert [name for _, name in lines] == ["postgresql.conf", "pg_hba.conf", "pg_hba.conf"]
+    server = Server()
+    try:
+        server.start(listen=None)
+        hba = server.data / "pg_hba.conf"  # initdb's: trust on its socket and on 127.0.0.1
+        hba.write_text("".join(line for line in hba.read_text().splitlines(keepends=True)
+                               if line.startswith("local")))
+        server.restart()
+        admin_at = {"host": str(server.base), "port": server.port, "user": "tabletop",
+                    "dbname": "postgres", "autocommit": True}
+        with psycopg.connect(**admin_at) as admin:  # createuser -P, createdb
+            admin.execute("ALTER ROLE tabletop PASSWORD 'node-pw'")
+            admin.execute("CREATE DATABASE tabletop OWNER tabletop")
+        url = f"postgresql://tabletop:node-pw@127.0.0.2:{server.port}/tabletop"
+        with pytest.raises(StoreError):  # listening on localhost only
+            ladder.open_store(url).close()
+        for line, name in lines:
+            line = line.replace("10.0.0.30", "127.0.0.2").replace("10.0.0.21", "127.0.0.1")
+            with (server.data / name).open("a") as conf:
+                conf.write(line.replace("10.0.0.22", "127.0.0.3") + "\n")
+        server.restart()
+        ladder.open_store(url).close()  # the node's tables are made
+        with pytest.raises(StoreError) as refused:
+            ladder.open_store(url.replace("node-pw", "guess")).close()
+        assert "guess" not in str(refused.value)
+    finally:
+        server.stop()
+
+
+def test_the_shared_store_names_the_records_it_looked_at_by_no_path(
+    postgres: Server, tmp_path: Path,
+) -> None:
+    """A node's sessions note each record file they counted in the table's store, so each is
+    read once: under a hash of its path, never the path of one machine's folder."""
+    url = postgres.database()
+    folder = tmp_path / "node-a" / "players" / "ada" / "data" / "games"
+    folder.mkdir(parents=True)
+    (folder / "2026-12-06-schoene.jsonl").write_text("not a record\n")
+    store = ladder.open_store(url)
+    try:
+        assert isinstance(store, PostgresLadders)
+        assert ladder.catch_up(store, folder) == 0
+        kept = repr(store.db.execute("SELECT * FROM sources").fetchall())
+        assert "damaged" in kept and str(tmp_path) not in kept and "schoene" not in kept, kept
+        assert store.seen(ladder.source_of(folder / "2026-12-06-schoene.jsonl"),
+                          ladder._stamp(folder / "2026-12-06-schoene.jsonl"))
+    finally:
+        store.close()
+
+
 # -- the PROXY header: only from the balancer, and only a valid one ------------------------------
 V2 = b"\r\n\r\n\x00\r\nQUIT\n"
 
@@ -356,6 +473,39 @@ async def raw(port: int, data: bytes, source: str = "127.0.0.1") -> bytes:
             return await reader.read()
     finally:
         writer.close()
+
+
+async def test_a_balancer_connection_without_a_header_is_logged_with_the_reason(
+    tmp_path: Path, relay: Relay, monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A connection from the balancer that sends no PROXY header in time is dropped with a
+    log line that says why (once an empty 'dropped: ')."""
+    from net.ssh import proxied
+
+    monkeypatch.setattr(proxied, "READ_SECONDS", 0.2)
+    table = await proxied_table(tmp_path, relay, "127.0.0.1")
+    try:
+        with caplog.at_level("INFO", logger="tabletop"):
+            assert await raw(table.port, b"") == b""
+        dropped = [r.getMessage() for r in caplog.records if "dropped" in r.getMessage()]
+        assert dropped == ["ssh connection from balancer 127.0.0.1 dropped: no PROXY header "
+                           "in time"], dropped
+    finally:
+        await table.stop()
+
+
+def test_a_nodes_start_line_says_which_store_it_uses_without_its_password(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(ladder.TABLE_ENV, "postgresql://tabletop:s3cret@10.0.0.30/tabletop")
+    table = SshTable(SshConfig(0, "127.0.0.1", players=tmp_path / "players"),
+                     "ws://127.0.0.1:1")  # not started
+    banner = table.banner()
+    assert banner.endswith("players' store postgresql://tabletop:***@10.0.0.30/tabletop")
+    assert "s3cret" not in banner
+    monkeypatch.setenv(ladder.TABLE_ENV, str(tmp_path / "ladder.sqlite"))
+    assert table.banner().endswith(f"players' store {tmp_path / 'ladder.sqlite'}")
 
 
 async def test_a_forged_header_from_an_untrusted_address_names_nobody(

@@ -54,6 +54,7 @@ from net.relay import addresses
 from net.ssh import logs, words
 from net.ssh.access import Access, Visitor
 from net.ssh.door import TableDoor
+from net.ssh.flood import INPUT_WINDOW
 from net.ssh.forks import Forks
 from net.ssh.keys import fingerprint, give_identity, host_key, player_dir
 from net.ssh.limits import AddressRate, Guesses, SshLimits, raise_file_limit
@@ -155,7 +156,7 @@ class SshTable:
     def _ssh_options(self) -> dict[str, Any]:
         return dict(server_host_keys=[self.key], authorized_client_keys=None, encoding=None,
                     line_editor=False, agent_forwarding=False, x11_forwarding=False,
-                    login_timeout=self.limits.login_timeout,
+                    login_timeout=self.limits.login_timeout, window=INPUT_WINDOW,
                     keepalive_interval=self.limits.keepalive, keepalive_count_max=3)
 
     async def _proxied_connection(self, sock: socket.socket, origin: Origin) -> None:

@@ -17,15 +17,18 @@ from __future__ import annotations
 import asyncio
 import io
 import os
+import threading
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.console import Console, RenderableType
+from textual import events
 from textual.app import App
 from textual.binding import Binding
+from textual.message import Message
 from textual.screen import Screen
 
 from engines import IllegalMove
@@ -39,6 +42,7 @@ from themes import DEFAULT_THEME, STYLESHEET, TABLE_DEFAULTS, THEME_NAMES, THEME
 from tui import boards, i18n, prefs
 from tui.bindings import bindings_over
 from tui.i18n import register, tr
+from tui.input_gate import InputGate
 from tui.screens.base import MAX_NAME, SLIM_BELOW, TableScreen
 from tui.screens.game import GameScreen
 from tui.screens.lobby import LobbyScreen, LocalGame, default_name
@@ -109,6 +113,30 @@ class TabletopApp(App[None]):
         self.crash_report = ""  # the first crash's traceback (see the module's docstring)
         if inside.crash_report() is not None:
             self.error_console = Console(quiet=True)
+        self.input_gate = InputGate(lambda: self._exit or self._closing or self._closed)
+
+    # -- input ---------------------------------------------------------------------------------
+    def _post_message(self, message: Message) -> Coroutine[Any, Any, bool]:
+        """Textual's drivers post what they read in their input thread as this coroutine
+        (`Driver.send_message`, made in that thread and run in the app's loop): an event
+        waits here, in the thread, for room (tui.input_gate; its own hook, not a public one:
+        tests/tui/test_input_gate.py sees that it still is)."""
+        if isinstance(message, events.Event) and threading.get_ident() != self._thread_id:
+            self.input_gate.enter(message)
+            return self._gated_post(message)
+        return super()._post_message(message)
+
+    async def _gated_post(self, event: events.Event) -> bool:
+        posted = self.post_message(event)
+        if not posted:
+            self.input_gate.leave(event)
+        return posted
+
+    async def on_event(self, event: events.Event) -> None:
+        try:
+            await super().on_event(event)
+        finally:
+            self.input_gate.leave(event)
 
     def key_bindings(self) -> list[Binding]:
         return [

@@ -101,6 +101,36 @@ def _at_least_one(text: str) -> int:
     return value
 
 
+def _startups(text: str) -> tuple[int, int, int]:
+    """`--ssh-max-startups`: START:RATE:FULL as OpenSSH's MaxStartups, or N (N:100:N, no
+    turning away at random below N)."""
+    parts = text.split(":")
+    if len(parts) not in (1, 3):
+        raise argparse.ArgumentTypeError(f"expected N or START:RATE:FULL, not {text!r}")
+    start, rate, full = (_count(parts[0]), 100, _count(parts[0])) if len(parts) == 1 else \
+        tuple(_count(part) for part in parts)
+    if not 1 <= start <= full or rate > 100:
+        raise argparse.ArgumentTypeError(
+            f"expected 1 <= START <= FULL and a RATE of 0 to 100 percent, not {text!r}")
+    return start, rate, full
+
+
+def _seconds(least: float, most: float) -> Callable[[str], float]:
+    """A number of seconds, `least` to `most`."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected seconds, not {text!r}") from None
+        if not least <= value <= most:
+            raise argparse.ArgumentTypeError(
+                f"expected {least:g} to {most:g} seconds, not {text}")
+        return value
+
+    return parse
+
+
 def _minutes(text: str) -> float:
     try:
         value = float(text)
@@ -227,9 +257,20 @@ def _add_ssh_options(parser: argparse.ArgumentParser) -> None:
     ssh.add_argument("--ssh-per-minute", type=_at_least_one, default=limits.per_minute,
                      metavar="N", help="new sessions per address per minute "
                      f"(default {limits.per_minute})")
-    ssh.add_argument("--ssh-max-startups", type=_at_least_one, default=limits.max_startups,
-                     metavar="N", help="connections logging in at once, from all addresses "
-                     f"(default {limits.max_startups})")
+    startups = f"{limits.startups_begin}:{limits.startups_rate}:{limits.max_startups}"
+    ssh.add_argument("--ssh-max-startups", type=_startups, default=_startups(startups),
+                     metavar="START:RATE:FULL", help="connections logging in at once, from all "
+                     "addresses, as OpenSSH's MaxStartups: above START, RATE percent of "
+                     "newcomers are turned away at random, rising to all at FULL; N alone: "
+                     f"all at N (default {startups})")
+    ssh.add_argument("--ssh-login-timeout", type=_seconds(1, 600), default=limits.login_timeout,
+                     metavar="SEC", help="seconds a connection may take to log in (it must "
+                     f"begin its key exchange within {limits.hello_timeout:g} s) "
+                     f"(default {limits.login_timeout:g})")
+    ssh.add_argument("--ssh-penalty", type=_seconds(0, 86400), default=limits.penalty_most,
+                     metavar="SEC", help="the longest an address whose logins keep stalling or "
+                     "failing is turned away, as OpenSSH's PerSourcePenalties "
+                     f"(default {limits.penalty_most:g}; 0: never)")
     ssh.add_argument("--ssh-host-key", default=None, metavar="FILE",
                      help="the SSH host key (an OpenSSH private key file) instead of the one "
                      "made in the data directory: every SSH node of one table uses the same")
@@ -556,7 +597,11 @@ def _ssh_config(args: argparse.Namespace) -> SshConfig | None:
         fail(f"cannot use the relay secret: {exc}")
     limits = SshLimits(max_sessions=args.ssh_max_sessions, per_address=args.ssh_per_address,
                        per_minute=args.ssh_per_minute, idle_minutes=args.ssh_idle,
-                       max_startups=args.ssh_max_startups)
+                       startups_begin=args.ssh_max_startups[0],
+                       startups_rate=args.ssh_max_startups[1],
+                       max_startups=args.ssh_max_startups[2],
+                       login_timeout=args.ssh_login_timeout,
+                       penalty_most=args.ssh_penalty)
     return SshConfig(args.ssh, args.ssh_host, access, limits, name=args.ssh_name,
                      host_key=shared_key, secret=secret, trusted=trusted)
 

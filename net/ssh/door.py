@@ -3,21 +3,26 @@ the sessions it asks for.
 
 A connection costs the server a file descriptor for as long as it stays open, so none stays
 open for nothing: the table turns one away as it arrives when its address (or everybody) has
-too many connections or logins in progress (net.ssh.limits), and closes a logged-in connection
-that has had no session for a short grace (a session that was refused does not count). Wrong
-passwords are answered after a wait that grows with the address's wrong guesses, and a
-connection gets only a few.
+too many connections or logins in progress, or at random when many are (net.ssh.limits), or
+when its address is serving a penalty (net.ssh.penalties); it closes a connection that has not
+begun its key exchange after a few seconds, one that has not logged in after the login
+timeout, and a logged-in connection that has had no session for a short grace (a session that
+was refused does not count). Each that leaves without logging in, and each closed for having
+no session, charges its address the seconds it held on. Wrong passwords are answered after a
+wait that grows with the address's wrong guesses, and a connection gets only a few.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import TYPE_CHECKING
 
 import asyncssh
 
 from net.ssh.access import Visitor
+from net.ssh.penalties import FAILED_LOGIN
 from net.ssh.proxied import Origin
 from net.ssh.session import TableSession
 from net.words import counted
@@ -46,6 +51,9 @@ class TableDoor(asyncssh.SSHServer):
         self._asked = False  # gave a user name: tried to log in
         self._closing = False  # out of password tries
         self._unused: asyncio.TimerHandle | None = None
+        self._hello: asyncio.TimerHandle | None = None
+        self._since = time.monotonic()
+        self._stalled = ""  # why this side closed a login that stalled
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
@@ -67,24 +75,46 @@ class TableDoor(asyncssh.SSHServer):
             self.turned_away = True
             asyncio.get_running_loop().call_soon(
                 conn.disconnect, asyncssh.DISC_TOO_MANY_CONNECTIONS, why)
+            return
+        self._hello = asyncio.get_running_loop().call_later(self.table.limits.hello_timeout,
+                                                            self._check_hello)
+
+    def _check_hello(self) -> None:
+        """A client sends its version and its key exchange's first message at once (its user
+        is asked nothing before): one that has not is holding a slot, not logging in."""
+        self._hello = None
+        if self.conn is not None and self.conn.get_extra_info("recv_cipher") is None:
+            self._stalled = "no key exchange in time"
+            self.conn.disconnect(asyncssh.DISC_PROTOCOL_ERROR,
+                                 f"no key exchange within {self.table.limits.hello_timeout:g} s")
 
     def connection_lost(self, exc: Exception | None) -> None:
-        if self._unused is not None:
-            self._unused.cancel()
-            self._unused = None
+        for timer in (self._unused, self._hello):
+            if timer is not None:
+                timer.cancel()
+        self._unused = self._hello = None
         if self.turned_away:
             return
         self.table.leave(self)
-        if self._asked and not self.logged_in and not self.tries:
-            how = (f"{counted(self.wrong_keys, 'key')} not on the list" if self.wrong_keys
-                   else "timed out" if exc is not None and "timeout" in str(exc).lower()
-                   else "gave up")
+        if self.logged_in:
+            return
+        if exc is not None and "timeout" in str(exc).lower():
+            self._stalled = "timed out"
+        how = (self._stalled or (counted(self.tries, "wrong password") if self.tries
+               else f"{counted(self.wrong_keys, 'key')} not on the list" if self.wrong_keys
+               else "gave up"))
+        if self._asked and not self.tries:
             log.info("ssh login failed from %s as %r: %s", self.visitor.addr, self.visitor.name,
                      how)
+        failed = FAILED_LOGIN if self.tries or self.wrong_keys else 0.0
+        self.table.charge(self, time.monotonic() - self._since + failed, how)
 
     # -- sessions ------------------------------------------------------------------------------
     def auth_completed(self) -> None:
         self.logged_in = True
+        if self._hello is not None:
+            self._hello.cancel()
+            self._hello = None
         self._await_session()
 
     def _await_session(self) -> None:
@@ -97,6 +127,7 @@ class TableDoor(asyncssh.SSHServer):
     def _close_unused(self) -> None:
         self._unused = None
         if not self.live and self.conn is not None:
+            self.table.charge(self, self.table.limits.grace, "no session at the table")
             self.conn.disconnect(asyncssh.DISC_BY_APPLICATION, "no session at the table")
 
     def occupied(self) -> None:

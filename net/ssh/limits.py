@@ -2,11 +2,15 @@
 
 Sessions: at once in all, at once per address and per player, new ones per address per minute,
 and how long a session may sit without a key pressed. Connections: a connection is only a
-socket until it logs in and opens a session, so the table caps the logins in progress (in all,
-and per address, as OpenSSH's `MaxStartups` and `PerSourceMaxStartups` do), the connections at
-once, and closes a logged-in connection that has had no session for a short grace. Wrong
-passwords: a few per connection, and a delay before every answer to an address that has been
-guessing, doubling with each wrong guess. Every limit a visitor hits is told in one line.
+socket until it logs in and opens a session, so the table caps the logins in progress per
+address (as OpenSSH's `PerSourceMaxStartups`) and in all, where above a start mark it turns
+newcomers away at random, the more the fuller it is (OpenSSH's `MaxStartups start:rate:full`:
+a holder of slots cannot tell a gap from a newcomer's way in); it gives a client a few seconds
+to begin its key exchange and a little longer to log in, closes a logged-in connection that
+has had no session for a short grace, and turns away for a growing while an address whose
+logins keep stalling or failing (net.ssh.penalties). Wrong passwords: a few per connection,
+and a delay before every answer to an address that has been guessing, doubling with each
+wrong guess. Every limit a visitor hits is told in one line.
 
 An address is counted as net.relay.addresses groups it: IPv4 alone, IPv6 by its /64, the
 machine's own loopback addresses as one.
@@ -38,8 +42,15 @@ class SshLimits:
     per_address: int = 3  # sessions at once from one address, and for one player (key or name)
     per_minute: int = 10  # new sessions one address may start in a minute
     idle_minutes: float = 30.0  # minutes without a key pressed before a session is closed; 0: never
-    max_startups: int = 30  # connections logging in at once, from all addresses
-    login_timeout: float = 30.0  # seconds a connection may take to log in
+    max_startups: int = 60  # connections logging in at once, from all addresses (full)
+    startups_begin: int = 10  # above this many, newcomers are turned away at random...
+    startups_rate: int = 30  # ...this percent of them, rising to all at max_startups
+    hello_timeout: float = 10.0  # seconds a client has to begin its key exchange
+    login_timeout: float = 30.0  # seconds a connection may take to log in (a host key to
+    #                              check, a passphrase or password to type)
+    penalty_after: float = 45.0  # seconds of stalled logins an address may owe before it
+    #                              is refused (net.ssh.penalties)
+    penalty_most: float = 600.0  # the longest it is refused; 0: never
     grace: float = 10.0  # seconds a logged-in connection may stay without a session
     password_tries: int = 3  # wrong passwords on one connection before it is closed
     password_delay: float = 1.0  # seconds before answering an address's next password, after
@@ -52,10 +63,33 @@ class SshLimits:
 
     def __post_init__(self) -> None:
         if min(self.max_sessions, self.per_address, self.per_minute, self.max_startups,
-               self.password_tries) < 1 or self.idle_minutes < 0:
+               self.password_tries, self.startups_begin) < 1 or self.idle_minutes < 0:
             raise ValueError("SSH limits: sessions, sessions per address and per minute, logins "
                              "at once and password tries must be at least 1, the idle timeout "
                              "0 (never) or more")
+        if not 0 <= self.startups_rate <= 100:
+            raise ValueError("SSH limits: the rate of logins turned away is a percentage")
+        if min(self.hello_timeout, self.login_timeout, self.penalty_after) <= 0 or \
+                self.penalty_most < 0:
+            raise ValueError("SSH limits: the login timeouts and the penalty's start must be "
+                             "above 0, its longest 0 (never) or more")
+
+    @property
+    def startups_from(self) -> int:
+        """Logins in progress above which newcomers are turned away at random."""
+        return min(self.startups_begin, self.max_startups)
+
+    def turn_away_chance(self, startups: int) -> float:
+        """The chance that a newcomer is turned away while `startups` logins are in progress:
+        none below the start mark, `startups_rate` percent at it, rising in a line to all at
+        the full mark (OpenSSH's MaxStartups)."""
+        start, full = self.startups_from, self.max_startups
+        if startups >= full:
+            return 1.0
+        if startups < start:
+            return 0.0
+        return (self.startups_rate + (100 - self.startups_rate) * (startups - start)
+                / (full - start)) / 100
 
     @property
     def per_address_startups(self) -> int:

@@ -29,7 +29,8 @@ __all__ = ["TERMINAL_RESET", "PtyChild", "set_size"]
 
 # Seconds a child gets to go after a hangup before it is killed.
 HANGUP_GRACE = 3.0
-# Bytes of typed input held while the app is busy; a flood beyond this is dropped.
+# Bytes of typed input held while the app is busy; beyond this they are dropped (a session
+# writes only once the last write was taken, net.ssh.flood: this bounds any other writer).
 INPUT_BACKLOG = 64 * 1024
 READ_CHUNK = 65536
 
@@ -59,6 +60,7 @@ class PtyChild:
         self._backlog = bytearray()
         self._paused = False
         self._eof = asyncio.Event()
+        self.drained: Callable[[], None] = lambda: None  # called once the backlog is taken
         self._loop.add_reader(master, self._readable)
 
     @classmethod
@@ -108,6 +110,11 @@ class PtyChild:
             self._loop.add_reader(self.master, self._readable)
 
     # -- input and size --------------------------------------------------------------------------
+    @property
+    def input_waiting(self) -> int:
+        """Bytes written that the app's terminal has not taken yet."""
+        return len(self._backlog)
+
     def write(self, data: bytes) -> None:
         if self._eof.is_set():
             return
@@ -135,6 +142,7 @@ class PtyChild:
         if not self._backlog:
             with contextlib.suppress(ValueError, OSError):
                 self._loop.remove_writer(self.master)
+            self.drained()
 
     def resize(self, cols: int, rows: int) -> None:
         """New window size: set on the terminal (the kernel signals the child), and SIGWINCH

@@ -31,7 +31,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import os
+import random
 import re
 import signal
 import socket
@@ -53,9 +55,11 @@ from net.relay import addresses
 from net.ssh import logs, words
 from net.ssh.access import Access, Visitor
 from net.ssh.door import TableDoor
+from net.ssh.flood import INPUT_WINDOW
 from net.ssh.forks import Forks
 from net.ssh.keys import fingerprint, give_identity, host_key, player_dir
 from net.ssh.limits import AddressRate, Guesses, SshLimits, raise_file_limit
+from net.ssh.penalties import Penalties
 from net.ssh.proxied import Origin, ProxiedListener
 from net.ssh.session import DEFAULT_TERM, TableSession
 from net.ssh.words import Line
@@ -116,6 +120,8 @@ class SshTable:
         self.guesses = Guesses(self.limits.password_delay)
         self.pause = asyncio.sleep  # how a password's answer waits (a test records the waits)
         self.group = addresses.group  # how connections are counted by address
+        self.penalties = Penalties(self.limits.penalty_after, self.limits.penalty_most)
+        self.draw = random.random  # the dice of the turn-away at random (a test loads them)
         self.doors: set[TableDoor] = set()  # the connections counted at the table
         self.sessions: dict[TableSession, Place] = {}  # those holding a place at the table
         self.port = 0
@@ -151,7 +157,7 @@ class SshTable:
     def _ssh_options(self) -> dict[str, Any]:
         return dict(server_host_keys=[self.key], authorized_client_keys=None, encoding=None,
                     line_editor=False, agent_forwarding=False, x11_forwarding=False,
-                    login_timeout=self.limits.login_timeout,
+                    login_timeout=self.limits.login_timeout, window=INPUT_WINDOW,
                     keepalive_interval=self.limits.keepalive, keepalive_count_max=3)
 
     async def _proxied_connection(self, sock: socket.socket, origin: Origin) -> None:
@@ -184,7 +190,11 @@ class SshTable:
         limits = self.limits
         door.group = self.group(door.visitor.addr)
         mine = [d for d in self.doors if d.group == door.group]
-        if len(mine) >= limits.per_address_connections:
+        startups = sum(not d.logged_in for d in self.doors)
+        if penalty := self.penalties.refused(door.group):
+            why = (f"too many logins from {addresses.describe(door.group)} stalled or failed: "
+                   f"it is refused for another {span(penalty)}; try again later")
+        elif len(mine) >= limits.per_address_connections:
             why = (f"too many connections from {addresses.describe(door.group)}: at most "
                    f"{limits.per_address_connections} at once; try again later")
         elif sum(not d.logged_in for d in mine) >= limits.per_address_startups:
@@ -192,8 +202,10 @@ class SshTable:
                    f"most {limits.per_address_startups} at once; try again in a moment")
         elif len(self.doors) >= limits.max_connections:
             why = "the table has too many connections; try again later"
-        elif sum(not d.logged_in for d in self.doors) >= limits.max_startups:
+        elif startups >= limits.max_startups:
             why = "the table has too many logins in progress; try again in a moment"
+        elif (chance := limits.turn_away_chance(startups)) and self.draw() < chance:
+            why = "the table has many logins in progress; try again in a moment"
         else:
             self.doors.add(door)
             return None
@@ -202,6 +214,15 @@ class SshTable:
 
     def leave(self, door: TableDoor) -> None:
         self.doors.discard(door)
+
+    def charge(self, door: TableDoor, seconds: float, how: str) -> None:
+        """Charge a connection's address for a login that stalled or failed (`how`, for the
+        log), unless it is a balancer the table trusts (net.ssh.penalties)."""
+        if addresses.trusted(door.visitor.addr, self.config.trusted):
+            return
+        if refused := self.penalties.charge(door.group, seconds):
+            log.info("ssh address %s refused for %s: its logins stall or fail (the last %s)",
+                     addresses.describe(door.group), span(refused), how)
 
     # -- sessions ----------------------------------------------------------------------------
     def knock(self, addr: str) -> Line | None:
@@ -335,6 +356,11 @@ def ended_why(session: TableSession) -> str:
     if session.status is None:
         return "the app did not start"
     return "the player quit" if session.status == 0 else f"the app ended with {session.status}"
+
+
+def span(seconds: float) -> str:
+    """A wait, as a refusal says it: whole seconds, rounded up."""
+    return counted(math.ceil(seconds), "second")
 
 
 def lasted(seconds: float) -> str:

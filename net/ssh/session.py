@@ -6,7 +6,7 @@ What the client types reaches the app as valid UTF-8 whatever it sent: a Latin-1
 8-bit Alt or PuTTY set to the wrong character set would otherwise end the app (Textual decodes
 its input strictly). The decoding is incremental, so a character split across two packets
 survives, and a byte that is no UTF-8 becomes U+FFFD. How much it may type and how often its
-window size is passed on are kept in bounds by net.ssh.flood.
+window size is passed on are kept in bounds by net.ssh.flood, and so is what waits of it.
 
 The app learns the table's port, whether the player has a key, and where to put a crash's
 traceback from its environment (net.ssh.inside). A crash costs the player one line and a
@@ -32,7 +32,7 @@ import asyncssh
 from net import words
 from net.ssh import inside
 from net.ssh.access import Visitor
-from net.ssh.flood import InputBudget, Spaced
+from net.ssh.flood import Inflow, Spaced
 from net.ssh.pty import TERMINAL_RESET, PtyChild
 from net.ssh.words import Line, said, saying, took
 from net.wire import codes
@@ -110,8 +110,7 @@ class TableSession(asyncssh.SSHServerSession[bytes]):
         self._task: asyncio.Task[None] | None = None
         self._hanging_up: asyncio.Task[None] | None = None
         self._utf8 = codecs.getincrementaldecoder("utf-8")(errors="replace")
-        self._budget = InputBudget()
-        self._reading_again: asyncio.TimerHandle | None = None
+        self._inflow: Inflow | None = None  # once the app runs
         self._resizes = Spaced(self._pass_size)
 
     # -- asyncssh callbacks --------------------------------------------------------------------
@@ -145,15 +144,21 @@ class TableSession(asyncssh.SSHServerSession[bytes]):
 
     def data_received(self, data: bytes, datatype: object) -> None:
         self.last_input = time.monotonic()
-        wait = self._budget.spend(len(data))
-        if wait and self.chan is not None and self._reading_again is None:
-            self.chan.pause_reading()
-            self._reading_again = asyncio.get_running_loop().call_later(wait, self._read_again)
-        if self.child is not None and (text := self._utf8.decode(data)):
-            self.child.write(text.encode())
+        if self._inflow is not None and (text := self._utf8.decode(data)):
+            self._inflow.take(text.encode())
 
-    def _read_again(self) -> None:
-        self._reading_again = None
+    def _to_app(self, data: bytes) -> None:
+        if self.child is not None:
+            self.child.write(data)
+
+    def _app_ready(self) -> bool:
+        return self.child is not None and not self.child.input_waiting
+
+    def _pause_reading(self) -> None:
+        if self.chan is not None and not self.gone:
+            self.chan.pause_reading()
+
+    def _resume_reading(self) -> None:
         if self.chan is not None and not self.gone:
             self.chan.resume_reading()
 
@@ -177,8 +182,8 @@ class TableSession(asyncssh.SSHServerSession[bytes]):
     def connection_lost(self, exc: Exception | None) -> None:
         self.gone = True
         self._resizes.cancel()
-        if self._reading_again is not None:
-            self._reading_again.cancel()
+        if self._inflow is not None:
+            self._inflow.close()
         if self.child is not None:
             self._hanging_up = asyncio.get_running_loop().create_task(self.child.hang_up())
 
@@ -248,6 +253,9 @@ class TableSession(asyncssh.SSHServerSession[bytes]):
         if self.gone:  # hung up while the child started
             await self.child.hang_up()
             return
+        self._inflow = Inflow(self._to_app, self._app_ready, self._pause_reading,
+                              self._resume_reading)
+        self.child.drained = self._inflow.drained
         idle = asyncio.get_running_loop().create_task(self._watch_idle())
         try:
             status = self.status = await self.child.wait()

@@ -159,3 +159,25 @@ def box_at(player: Player) -> int | None:
     """The column of the menu's title box (None while a redraw has not drawn it yet)."""
     found = player.find("╔")
     return None if found is None else found[0]
+
+
+def exact(addr: str) -> str:
+    """Every address counted on its own. The table counts the machine's loopback addresses as
+    one (net.relay.addresses); tests that play two addresses use 127.0.0.1 and 127.0.0.2."""
+    return addr
+
+
+async def until(check: Callable[[], Any], what: str, timeout: float = 20.0) -> Any:
+    async with asyncio.timeout(timeout):
+        while not (found := check()):
+            await asyncio.sleep(0.02)
+    return found
+
+
+async def stalled_login(port: int, source: str,
+                        ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A TCP connection from `source` that reads the server's version line and says nothing:
+    a login held open for as long as the server lets it."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
+    assert (await asyncio.wait_for(reader.readline(), 10)).startswith(b"SSH-2.0-")
+    return reader, writer

@@ -455,7 +455,7 @@ def header(source: str, dest: str = "127.0.0.1", command: int = 0x21,
 
 
 async def proxied_table(tmp_path: Path, relay: Relay, trusted: str,
-                        **limits: int) -> SshTable:
+                        **limits: float) -> SshTable:
     config = SshConfig(0, "127.0.0.1", Access(), SshLimits(**limits),
                        trusted=addresses.networks(trusted),
                        players=tmp_path / "players")
@@ -593,6 +593,39 @@ async def test_the_balancers_header_names_whom_the_limits_count(
     finally:
         for writer in writers:
             writer.close()
+        await table.stop()
+
+
+async def test_through_the_balancer_a_stalling_client_is_refused_and_its_checks_never_are(
+    tmp_path: Path, relay: Relay,
+) -> None:
+    """Penalties count the client the balancer's header names: 203.0.113.9 holds three logins
+    that never begin their key exchange until the table closes them (each costs at least a
+    second: 3 s owed, more than the 2.5 s it may), and is then refused at
+    the door; the balancer's own health checks (a LOCAL header, the version line, gone) come
+    by the dozen and never get the balancer refused; 198.51.100.7 is let in throughout."""
+    table = await proxied_table(tmp_path, relay, "127.0.0.1/32", hello_timeout=0.3,
+                                penalty_after=2.5)
+    try:
+        for _ in range(10):  # health checks: each leaves without logging in
+            said = await raw(table.port, V2 + bytes([0x20, 0x00, 0, 0]) + b"SSH-2.0-check\r\n")
+            assert said.startswith(b"SSH-2.0-")
+        stalled = await asyncio.gather(*(raw(table.port, header("203.0.113.9"))
+                                         for _ in range(3)))
+        assert all(b"no key exchange within 0.3 s" in said for said in stalled), stalled
+        await until(lambda: not table.doors, "the stalled logins gone")
+        refused = await raw(table.port, header("203.0.113.9") + b"SSH-2.0-x\r\n")
+        assert b"too many logins from address 203.0.113.9 stalled or failed" in refused, refused
+        assert not table.penalties.refused("127.0.0.1")
+        check = await raw(table.port, V2 + bytes([0x20, 0x00, 0, 0]) + b"SSH-2.0-check\r\n")
+        assert check.startswith(b"SSH-2.0-") and b"stalled" not in check
+        sock = socket.create_connection(("127.0.0.1", table.port))
+        sock.sendall(header("198.51.100.7"))
+        conn = await asyncssh.connect(sock=sock, username="bob", known_hosts=None, config=None,
+                                      agent_path=None, client_keys=None, password="x",
+                                      preferred_auth="keyboard-interactive")
+        conn.close()
+    finally:
         await table.stop()
 
 

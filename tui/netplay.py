@@ -17,6 +17,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Static
 
+from net.host.authority import NetHost
 from net.host.link import HostLink
 from net.peer.remote import RemoteLink
 from net.table.link import TableLink
@@ -97,6 +98,12 @@ register(
             "netlobby.kick_no": "Keep",
             "netlobby.bad_number": "Enter a whole number of seconds, or leave it empty.",
             "netlobby.you": "you",
+            "netlobby.leave_host": "Close room {code}? Everyone in it is sent out.",
+            "netlobby.leave_guest": "Leave room {code}? Your seat goes to someone else.",
+            "netlobby.leave_yes": "Leave",
+            "netlobby.leave_no": "Stay",
+            "net.leave_host_game": "You host this game: leaving closes it for everyone. "
+                                   "Leave?",
             "join.title": "Join a game",
             "join.code": "Join code (e.g. K7QX-9MPA-B3CD)",
             "join.name": "Your name",
@@ -173,6 +180,12 @@ register(
             "netlobby.kick_no": "Behalten",
             "netlobby.bad_number": "Eine ganze Zahl Sekunden eingeben oder leer lassen.",
             "netlobby.you": "du",
+            "netlobby.leave_host": "Raum {code} schließen? Alle darin werden hinausgeschickt.",
+            "netlobby.leave_guest": "Raum {code} verlassen? Dein Platz geht an jemand anderen.",
+            "netlobby.leave_yes": "Verlassen",
+            "netlobby.leave_no": "Bleiben",
+            "net.leave_host_game": "Du bist Gastgeber dieses Spiels: Verlassen schließt es "
+                                   "für alle. Verlassen?",
             "join.title": "Einem Spiel beitreten",
             "join.code": "Beitrittscode (z. B. K7QX-9MPA-B3CD)",
             "join.name": "Dein Name",
@@ -193,6 +206,12 @@ def leaving(app: App[Any]) -> None:
     crash's last line tells a host to resume; see tui.comeback)."""
     if not app_crashed(app):
         comeback.left()
+
+
+def others_in(host: NetHost) -> bool:
+    """Whether anybody but the host is in the room: a person holding a seat (here or away,
+    to come back) or a spectator."""
+    return any(seat.token and not seat.local for seat in host.seats) or host.spectators() > 0
 
 
 def hosting_warning(code: str) -> str:
@@ -333,4 +352,12 @@ class NetGameScreen(GameScreen):
     def quit_warning(self) -> str | None:
         if isinstance(self.link, HostLink) and not self.link.host.finished.is_set():
             return hosting_warning(self.link.host.code)
+        return None
+
+    def leave_question(self) -> str | None:
+        """A host leaving a game others are in closes it for them: that takes a yes."""
+        link = self.link
+        if (isinstance(link, HostLink) and not link.host.finished.is_set()
+                and others_in(link.host)):
+            return tr("net.leave_host_game")
         return None

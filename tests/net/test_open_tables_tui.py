@@ -76,7 +76,7 @@ async def test_open_tables_lists_a_public_room_and_enter_takes_a_seat_in_it(rela
             await until(pilot, lambda: "Bots join in" in str(
                 lobby.query_one("#netlobby-public", Static).render()), "the countdown")
             shoot(app, "peer-lobby-public")
-            await pilot.press("escape")  # out of the room, back to the list
+            await pilot.press("escape", "y")  # out of the room (asked first), to the list
             await until(pilot, screen_of(pilot, OpenTablesScreen), "open tables again")
     finally:
         await close_all(host)

@@ -29,7 +29,7 @@ from tui.screens import chat_log
 from tui.screens.base import KeySpec, TableScreen, app_crashed
 from tui.screens.chat_log import Entry
 from tui.screens.handoff import HandoffScreen
-from tui.screens.overlays import LogOverlay
+from tui.screens.overlays import ConfirmScreen, LogOverlay
 from tui.screens.results import ResultsScreen
 from tui.widgets import EventLog, room
 from tui.widgets.clocks import SeatClocks, setting_words, span
@@ -496,13 +496,27 @@ class GameScreen(TableScreen[None]):
         self._log([("note", message.text)], note=True)
 
     async def action_leave(self) -> None:
-        """Esc twice leaves: one stray key should not throw a game away."""
+        """Esc twice leaves: one stray key should not throw a game away; a game that others
+        play on this table's say (a hosted one) asks first as well."""
         if not self._leaving:
             self._leaving = True
             self._log([("note", tr("game.leave_again"))], note=True)
             return
-        await self.close_link()
-        self.dismiss()
+        self._leaving = False
+        question = self.leave_question()
+        if question is None:
+            await self._close_then(self.dismiss)
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.run_worker(self._close_then(self.dismiss), group="link")
+
+        self.app.push_screen(ConfirmScreen(question, tr("leave.yes"), tr("leave.no")), answered)
+
+    def leave_question(self) -> str | None:
+        """What leaving would do to other people, to ask about first; None: nothing."""
+        return None
 
 
 def _count(clocks: dict[str, Any], key: str, seat: int) -> int:

@@ -843,11 +843,30 @@ def _print(text: str) -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
+def _check_home(args: argparse.Namespace) -> None:
+    """A home that cannot be written: the app plays on without saving (one line says so);
+    a command that exists to write there (a server, a headless seat, records, the ladder)
+    stops with that line and exit 2. `rules` and `tables` write nothing."""
+    from tui import unsaved
+
+    if args.command in ("rules", "tables"):
+        return
+    headless = args.command == "serve" or getattr(args, "headless", False) or getattr(
+        args, "bot", None) or args.command in ("records", "players")
+    if headless:
+        if found := unsaved.problems():
+            fail("; ".join(found.values()))
+        return
+    if line := unsaved.play_unsaved():
+        print(f"tabletop-tui: {line}", file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     if inside.crash_report() is not None:
         sys.excepthook = _uncaught
     args = build_parser().parse_args(argv)
     command = args.command
+    _check_home(args)
     if command == "play":
         _play(args)
     elif command == "host":

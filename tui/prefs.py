@@ -55,8 +55,11 @@ class Prefs:
         )
 
 
+CONFIG_ENV = "TABLETOP_TUI_CONFIG"
+
+
 def config_path() -> Path:
-    base = os.environ.get("TABLETOP_TUI_CONFIG") or platformdirs.user_config_dir(APP)
+    base = os.environ.get(CONFIG_ENV) or platformdirs.user_config_dir(APP)
     return Path(base) / "settings.json"
 
 

@@ -42,11 +42,13 @@ class Prefs:
     takeover: int | None = 120  # seconds before a bot takes an away seat
     bell: str = "network"
     fill_after: int | None = 60  # a public room's wait before bots fill it (Quick play's)
+    relay: str = ""  # the relay Open tables asks, as last typed (empty: this machine's)
 
     def valid(self) -> bool:
         return (
             self.bell in BELL_MODES
             and isinstance(self.name, str)
+            and isinstance(self.relay, str)
             and isinstance(self.bot_level, str)
             and self.clock in CLOCKS
             and (self.takeover is None or (type(self.takeover) is int and self.takeover > 0))

@@ -24,6 +24,10 @@ class TablesError(Exception):
     """The open tables cannot be had from that relay (the message says why)."""
 
 
+class RelayUnreachable(TablesError):
+    """Nothing answers at the relay's address (no relay runs there, or no network)."""
+
+
 @dataclass(frozen=True)
 class OpenTable:
     code: str  # the whole join code, normal form
@@ -88,7 +92,7 @@ def _fetch(url: str) -> bytes:
                           "tables") from None
     except (urllib.error.URLError, OSError) as exc:
         reason = getattr(exc, "reason", exc)
-        raise TablesError(f"cannot reach the relay: {reason}") from None
+        raise RelayUnreachable(f"cannot reach the relay: {reason}") from None
 
 
 async def open_tables(server: str, game: str | None = None) -> list[OpenTable]:

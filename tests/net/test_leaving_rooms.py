@@ -77,3 +77,24 @@ async def test_esc_esc_in_a_hosted_game_asks_before_it_closes(relay: Relay) -> N
         await host.press("escape", "escape", "y")
         await until(host, lambda: not isinstance(host.app.screen, NetGameScreen), "left")
         assert lobby.room.host.uplink.closing
+
+
+async def test_a_full_public_room_waits_for_its_host_and_chat_typed_anywhere_is_kept(
+    relay: Relay,
+) -> None:
+    """Bots are due, but people hold every seat: the room does not start by itself; the
+    host starts it with F5. Letters typed before F4 land in the chat line."""
+    plan = HostPlan("schoko", 2, server=relay.url, host_name="Hana", public=True)
+    async with hana_and_pia(relay, plan) as (host, peer, lobby, guest):
+        lobby.host.billboard.set(True, 0.0)  # the bots' moment comes now, every seat taken
+        await until(host, lambda: any("Every seat has a player" in line
+                                      for line in lobby.chat_lines), "the bots' moment")
+        assert isinstance(host.app.screen, HostLobbyScreen) and not lobby.host.started
+        assert "Bots" not in str(lobby.query_one("#netlobby-public").render())
+        await peer.press(*"hi")  # no F4 first: the letters are chat all the same
+        await peer.press("enter")
+        await until(host, lambda: "Pia: hi" in lobby.chat_lines, "Pia's line")
+        await host.press("f5")
+        await until(host, screen_of(host, NetGameScreen), "the host's table")
+        await until(peer, screen_of(peer, NetGameScreen), "the guest's table")
+        assert guest.room_lost is False

@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
+from textual.events import Key
 from textual.screen import Screen
 from textual.widgets import Button, Input, Select, Static, Switch
 
@@ -144,7 +145,7 @@ class NetLobby(TableScreen[None]):
         chat.border_title = tr("netlobby.chat")
         yield chat
         yield Input(self.say_text, placeholder=tr("netlobby.say"), id="netlobby-say",
-                    max_length=500, disabled=self.room_lost)
+                    max_length=500, disabled=self.room_lost, select_on_focus=False)
         yield Footer()
 
     def compose_controls(self) -> ComposeResult:
@@ -202,6 +203,17 @@ class NetLobby(TableScreen[None]):
 
     def action_chat(self) -> None:
         self.query_one("#netlobby-say", Input).focus()
+
+    def on_key(self, event: Key) -> None:
+        """A letter typed with the keyboard elsewhere (a seat's button, the room) is chat:
+        it goes to the chat line, which takes the keyboard, rather than being lost."""
+        say = self.query_one("#netlobby-say", Input)
+        if (event.character and event.is_printable and not event.character.isspace()
+                and not isinstance(self.focused, Input | Select) and not say.disabled):
+            event.stop()
+            event.prevent_default()
+            say.focus()
+            say.insert_text_at_cursor(event.character)
 
     def harvest(self) -> None:
         self.say_text = self.query_one("#netlobby-say", Input).value

@@ -45,6 +45,9 @@ register(
             "net.connection.host_away": "The host is away; waiting for them.",
             "net.connection.host_back": "The host is back.",
             "net.connection.closed": "The table closed: {message}",
+            "net.top.closed": "The table has closed: Esc Esc leaves",
+            "net.top.host_away": "The host is away: waiting for them",
+            "net.top.reconnecting": "Connection lost: reconnecting…",
             "host.title": "Host a networked game",
             "host.game": "Game",
             "host.name": "Your name",
@@ -126,6 +129,9 @@ register(
             "net.connection.host_away": "Der Gastgeber ist weg; wir warten.",
             "net.connection.host_back": "Der Gastgeber ist zurück.",
             "net.connection.closed": "Der Tisch wurde geschlossen: {message}",
+            "net.top.closed": "Der Tisch ist geschlossen: Esc Esc verlässt ihn",
+            "net.top.host_away": "Der Gastgeber ist weg: wir warten",
+            "net.top.reconnecting": "Verbindung verloren: verbinde neu…",
             "host.title": "Ein Netzwerkspiel eröffnen",
             "host.game": "Spiel",
             "host.name": "Dein Name",
@@ -270,6 +276,7 @@ class NetGameScreen(GameScreen):
         super().__init__(link, engine_id, rematch=self._back_to_lobby if hosting else None)
         self.lobby = lobby
         self._warned = False  # the unverified deal was said in a toast already
+        self._connection = "connected"  # as the link last said (net.connection.<state>)
 
     def _start_log(self, events: list[dict[str, Any]]) -> None:
         """The log afresh and, if the peer's check already failed (at the commit or the
@@ -325,6 +332,8 @@ class NetGameScreen(GameScreen):
             text = tr(f"net.connection.{state}",
                       message=why(data.get("code"), str(data.get("message", ""))))
             self._log([("note", text)], note=True)
+            self._connection = str(state)
+            self._update_topbar()
             if state in ("reconnecting", "closed", "host_away"):
                 self.notify(text, severity="warning", markup=False)
         elif kind == "rematch" and self.lobby is not None:
@@ -334,6 +343,12 @@ class NetGameScreen(GameScreen):
                 self.app.screen.offer_rematch()
         elif kind == "reclaim" and isinstance(self.link, HostLink):
             ask_reclaim(self, self.link.host, data)
+
+    def table_state(self) -> str | None:
+        """Closed, host away or reconnecting, on the top line instead of "Your turn"."""
+        if self._connection in ("closed", "host_away", "reconnecting"):
+            return tr(f"net.top.{self._connection}")
+        return None
 
     def chat_history(self) -> list[dict[str, Any]]:
         if isinstance(self.link, HostLink):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from test_lobby_net import SMALL, hana_and_pia, hosting
 from test_net_tui import open_host_lobby, screen_of, until
-from textual.widgets import Input
+from textual.widgets import Input, Static
 
 from net.host.hosting import HostPlan
 from net.relay.server import Relay
@@ -98,3 +98,22 @@ async def test_a_full_public_room_waits_for_its_host_and_chat_typed_anywhere_is_
         await until(host, screen_of(host, NetGameScreen), "the host's table")
         await until(peer, screen_of(peer, NetGameScreen), "the guest's table")
         assert guest.room_lost is False
+
+
+async def test_the_guests_top_line_says_the_table_closed_when_the_host_left(
+    relay: Relay,
+) -> None:
+    plan = HostPlan("schoene", 3, server=relay.url, host_name="Hana", seed=17)
+    async with hana_and_pia(relay, plan) as (host, peer, lobby, _guest):
+        lobby.host.add_bot(2)
+        await host.press("f5")
+        await until(host, screen_of(host, NetGameScreen), "the host's table")
+        game = await until(peer, screen_of(peer, NetGameScreen), "the guest's table")
+        await until(peer, lambda: "turn" in top_line(game), "whose turn, on the top line")
+        await host.press("escape", "escape", "y")  # Hana leaves, and says so
+        await until(peer, lambda: "The table has closed" in top_line(game), "the top line")
+        assert "turn" not in top_line(game).lower()
+
+
+def top_line(game: NetGameScreen) -> str:
+    return str(game.query_one("#topbar", Static).render())

@@ -173,7 +173,9 @@ class GameScreen(TableScreen[None]):
         elif not self.link.seats:
             parts.append(tr("game.watching"))
         latest = self.latest
-        if latest is not None:
+        if (state := self.table_state()) is not None:  # before anyone's turn: nobody plays
+            parts.append(state)
+        elif latest is not None:
             turn = latest.view.get("turn")
             if latest.view.get("over"):
                 parts.append(tr("game.over"))
@@ -191,6 +193,11 @@ class GameScreen(TableScreen[None]):
         width = self.size.width - TOPBAR_PADDING - clocks.width_needed
         line = fit_parts(parts, width, droppable)
         self.query_one("#topbar", Static).update(Content(line))
+
+    def table_state(self) -> str | None:
+        """The table's state when it is more than whose turn it is (a networked table closed,
+        its host away), for the top line; None: play goes on."""
+        return None
 
     # -- the log -----------------------------------------------------------------------------
     def _entry_text(self, entry: Entry) -> str:

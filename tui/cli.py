@@ -715,7 +715,7 @@ def replay_app(file: str, lang: str | None, theme: str | None) -> TabletopApp:
 
 def _tables(args: argparse.Namespace) -> None:
     """`tabletop-tui tables`: the rooms waiting for players at a relay, for people and
-    scripts; exit 1 with one line if the relay cannot say."""
+    scripts; exit 2 with one line if the relay cannot say (as every error of the CLI)."""
     import asyncio
     import dataclasses
     import json
@@ -727,8 +727,7 @@ def _tables(args: argparse.Namespace) -> None:
     try:
         found = asyncio.run(open_tables(server, args.game))
     except TablesError as exc:
-        print(f"tabletop-tui: {exc}", file=sys.stderr)
-        raise SystemExit(1) from None
+        fail(str(exc))
     if args.json:
         for table in found:
             print(json.dumps(dataclasses.asdict(table), ensure_ascii=False))

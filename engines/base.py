@@ -41,6 +41,9 @@ class Engine(ABC):
     max_players: int
     # Lobby options, {name: default}. Values are bool or int; the default's type is the type.
     options: dict[str, Any]
+    # Lobby options that mean something only at some table sizes, {name: (fewest, most)}: a
+    # lobby offers them only there (the rules ignore them elsewhere).
+    option_seats: ClassVar[dict[str, tuple[int, int]]] = {}
     # Which of TEST_OPTIONS this game understands.
     test_options: tuple[str, ...] = ()
     # Bot levels by name; at least "random" and "strong".

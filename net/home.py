@@ -11,16 +11,36 @@ from pathlib import Path
 APP = "tabletop-tui"
 
 
+HOME_ENV = "TABLETOP_TUI_HOME"
+
+
+def data_path() -> Path:
+    """Where the user's data directory is (it may not exist yet)."""
+    override = os.environ.get(HOME_ENV)
+    if override:
+        return Path(override)
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / APP
+
+
 def data_dir() -> Path:
     """The user's data directory for tabletop-tui, created private if missing."""
-    override = os.environ.get("TABLETOP_TUI_HOME")
-    if override:
-        path = Path(override)
-    else:
-        base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-        path = Path(base) / APP
+    path = data_path()
     path.mkdir(mode=0o700, parents=True, exist_ok=True)
     return path
+
+
+def cannot_write(path: Path) -> str | None:
+    """Why a file cannot be written in the directory `path` (made if missing), or None: a
+    file where the directory should be, a read-only disk, no permission."""
+    try:
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+        probe = path / f".probe.{os.getpid()}"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return None
 
 
 def write_private(path: Path, text: str) -> None:

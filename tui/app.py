@@ -39,7 +39,7 @@ from net.table.clocks import ClockSetting
 from net.table.link import LocalLink
 from net.table.session import HostSession, SeatInfo
 from themes import DEFAULT_THEME, STYLESHEET, TABLE_DEFAULTS, THEME_NAMES, THEMES
-from tui import boards, i18n, prefs
+from tui import boards, i18n, prefs, unsaved
 from tui.bindings import bindings_over
 from tui.i18n import register, tr
 from tui.input_gate import InputGate
@@ -158,6 +158,9 @@ class TabletopApp(App[None]):
             self.start_local(self.start)
         if self.opening is not None:
             self.push_screen(self.opening())
+        if unsaved.moved:  # a home it cannot write: said on the screen too, not only on stderr
+            self.call_after_refresh(self.notify, tr("unsaved.note", paths=", ".join(
+                str(path) for path in unsaved.moved)), severity="warning", timeout=KEYLESS_NOTE)
         if inside.keyless():  # once the first screen is out (it ends an SSH session's start)
             self.call_after_refresh(self.notify, tr("ssh.keyless"), severity="warning",
                                     timeout=KEYLESS_NOTE)
@@ -411,11 +414,14 @@ register(
             "ssh.keyless": "No SSH key: anyone who types your name can be you (your seats, "
                            "settings and unfinished games). Connect with a key to keep them "
                            "yours.",
+            "unsaved.note": "Nothing is saved this time: tabletop-tui cannot write {paths}.",
         },
         "de": {
             "ssh.keyless": "Kein SSH-Schlüssel: Wer deinen Namen eintippt, kann du sein (deine "
                            "Plätze, Einstellungen und offenen Spiele). Verbinde dich mit einem "
                            "Schlüssel, damit sie deine bleiben.",
+            "unsaved.note": "Diesmal wird nichts gespeichert: tabletop-tui kann nicht in "
+                            "{paths} schreiben.",
         },
     }
 )

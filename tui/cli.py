@@ -760,7 +760,7 @@ def replay_app(file: str, lang: str | None, theme: str | None) -> TabletopApp:
 
 def _tables(args: argparse.Namespace) -> None:
     """`tabletop-tui tables`: the rooms waiting for players at a relay, for people and
-    scripts; exit 1 with one line if the relay cannot say."""
+    scripts; exit 2 with one line if the relay cannot say (as every error of the CLI)."""
     import asyncio
     import dataclasses
     import json
@@ -772,8 +772,7 @@ def _tables(args: argparse.Namespace) -> None:
     try:
         found = asyncio.run(open_tables(server, args.game))
     except TablesError as exc:
-        print(f"tabletop-tui: {exc}", file=sys.stderr)
-        raise SystemExit(1) from None
+        fail(str(exc))
     if args.json:
         for table in found:
             print(json.dumps(dataclasses.asdict(table), ensure_ascii=False))
@@ -888,11 +887,30 @@ def _print(text: str) -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
+def _check_home(args: argparse.Namespace) -> None:
+    """A home that cannot be written: the app plays on without saving (one line says so);
+    a command that exists to write there (a server, a headless seat, records, the ladder)
+    stops with that line and exit 2. `rules` and `tables` write nothing."""
+    from tui import unsaved
+
+    if args.command in ("rules", "tables"):
+        return
+    headless = args.command == "serve" or getattr(args, "headless", False) or getattr(
+        args, "bot", None) or args.command in ("records", "players")
+    if headless:
+        if found := unsaved.problems():
+            fail("; ".join(found.values()))
+        return
+    if line := unsaved.play_unsaved():
+        print(f"tabletop-tui: {line}", file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     if inside.crash_report() is not None:
         sys.excepthook = _uncaught
     args = build_parser().parse_args(argv)
     command = args.command
+    _check_home(args)
     if command == "play":
         _play(args)
     elif command == "host":

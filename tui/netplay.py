@@ -17,6 +17,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Static
 
+from net.host.authority import NetHost
 from net.host.link import HostLink
 from net.peer.remote import RemoteLink
 from net.table.link import TableLink
@@ -45,6 +46,9 @@ register(
             "net.connection.host_away": "The host is away; waiting for them.",
             "net.connection.host_back": "The host is back.",
             "net.connection.closed": "The table closed: {message}",
+            "net.top.closed": "The table has closed: Esc Esc leaves",
+            "net.top.host_away": "The host is away: waiting for them",
+            "net.top.reconnecting": "Connection lost: reconnecting…",
             "host.title": "Host a networked game",
             "host.game": "Game",
             "host.name": "Your name",
@@ -98,6 +102,12 @@ register(
             "netlobby.kick_no": "Keep",
             "netlobby.bad_number": "Enter a whole number of seconds, or leave it empty.",
             "netlobby.you": "you",
+            "netlobby.leave_host": "Close room {code}? Everyone in it is sent out.",
+            "netlobby.leave_guest": "Leave room {code}? Your seat goes to someone else.",
+            "netlobby.leave_yes": "Leave",
+            "netlobby.leave_no": "Stay",
+            "net.leave_host_game": "You host this game: leaving closes it for everyone. "
+                                   "Leave?",
             "join.title": "Join a game",
             "join.code": "Join code (e.g. K7QX-9MPA-B3CD)",
             "join.name": "Your name",
@@ -120,6 +130,9 @@ register(
             "net.connection.host_away": "Der Gastgeber ist weg; wir warten.",
             "net.connection.host_back": "Der Gastgeber ist zurück.",
             "net.connection.closed": "Der Tisch wurde geschlossen: {message}",
+            "net.top.closed": "Der Tisch ist geschlossen: Esc Esc verlässt ihn",
+            "net.top.host_away": "Der Gastgeber ist weg: wir warten",
+            "net.top.reconnecting": "Verbindung verloren: verbinde neu…",
             "host.title": "Ein Netzwerkspiel eröffnen",
             "host.game": "Spiel",
             "host.name": "Dein Name",
@@ -174,6 +187,12 @@ register(
             "netlobby.kick_no": "Behalten",
             "netlobby.bad_number": "Eine ganze Zahl Sekunden eingeben oder leer lassen.",
             "netlobby.you": "du",
+            "netlobby.leave_host": "Raum {code} schließen? Alle darin werden hinausgeschickt.",
+            "netlobby.leave_guest": "Raum {code} verlassen? Dein Platz geht an jemand anderen.",
+            "netlobby.leave_yes": "Verlassen",
+            "netlobby.leave_no": "Bleiben",
+            "net.leave_host_game": "Du bist Gastgeber dieses Spiels: Verlassen schließt es "
+                                   "für alle. Verlassen?",
             "join.title": "Einem Spiel beitreten",
             "join.code": "Beitrittscode (z. B. K7QX-9MPA-B3CD)",
             "join.name": "Dein Name",
@@ -194,6 +213,12 @@ def leaving(app: App[Any]) -> None:
     crash's last line tells a host to resume; see tui.comeback)."""
     if not app_crashed(app):
         comeback.left()
+
+
+def others_in(host: NetHost) -> bool:
+    """Whether anybody but the host is in the room: a person holding a seat (here or away,
+    to come back) or a spectator."""
+    return any(seat.token and not seat.local for seat in host.seats) or host.spectators() > 0
 
 
 def hosting_warning(code: str) -> str:
@@ -252,6 +277,7 @@ class NetGameScreen(GameScreen):
         super().__init__(link, engine_id, rematch=self._back_to_lobby if hosting else None)
         self.lobby = lobby
         self._warned = False  # the unverified deal was said in a toast already
+        self._connection = "connected"  # as the link last said (net.connection.<state>)
 
     def _start_log(self, events: list[dict[str, Any]]) -> None:
         """The log afresh and, if the peer's check already failed (at the commit or the
@@ -307,6 +333,8 @@ class NetGameScreen(GameScreen):
             text = tr(f"net.connection.{state}",
                       message=why(data.get("code"), str(data.get("message", ""))))
             self._log([("note", text)], note=True)
+            self._connection = str(state)
+            self._update_topbar()
             if state in ("reconnecting", "closed", "host_away"):
                 self.notify(text, severity="warning", markup=False)
         elif kind == "rematch" and self.lobby is not None:
@@ -316,6 +344,12 @@ class NetGameScreen(GameScreen):
                 self.app.screen.offer_rematch()
         elif kind == "reclaim" and isinstance(self.link, HostLink):
             ask_reclaim(self, self.link.host, data)
+
+    def table_state(self) -> str | None:
+        """Closed, host away or reconnecting, on the top line instead of "Your turn"."""
+        if self._connection in ("closed", "host_away", "reconnecting"):
+            return tr(f"net.top.{self._connection}")
+        return None
 
     def chat_history(self) -> list[dict[str, Any]]:
         if isinstance(self.link, HostLink):
@@ -334,4 +368,12 @@ class NetGameScreen(GameScreen):
     def quit_warning(self) -> str | None:
         if isinstance(self.link, HostLink) and not self.link.host.finished.is_set():
             return hosting_warning(self.link.host.code)
+        return None
+
+    def leave_question(self) -> str | None:
+        """A host leaving a game others are in closes it for them: that takes a yes."""
+        link = self.link
+        if (isinstance(link, HostLink) and not link.host.finished.is_set()
+                and others_in(link.host)):
+            return tr("net.leave_host_game")
         return None

@@ -42,11 +42,13 @@ class Prefs:
     takeover: int | None = 120  # seconds before a bot takes an away seat
     bell: str = "network"
     fill_after: int | None = 60  # a public room's wait before bots fill it (Quick play's)
+    relay: str = ""  # the relay Open tables asks, as last typed (empty: this machine's)
 
     def valid(self) -> bool:
         return (
             self.bell in BELL_MODES
             and isinstance(self.name, str)
+            and isinstance(self.relay, str)
             and isinstance(self.bot_level, str)
             and self.clock in CLOCKS
             and (self.takeover is None or (type(self.takeover) is int and self.takeover > 0))
@@ -55,8 +57,11 @@ class Prefs:
         )
 
 
+CONFIG_ENV = "TABLETOP_TUI_CONFIG"
+
+
 def config_path() -> Path:
-    base = os.environ.get("TABLETOP_TUI_CONFIG") or platformdirs.user_config_dir(APP)
+    base = os.environ.get(CONFIG_ENV) or platformdirs.user_config_dir(APP)
     return Path(base) / "settings.json"
 
 

@@ -124,6 +124,7 @@ class ChezGeekEngine(Engine):
         "window_seconds": rules.WINDOW_SECONDS_DEFAULT,
         "keyboard_answers": True,
     }
+    option_seats: ClassVar[dict[str, tuple[int, int]]] = {"two_player_jobs_dealt": (2, 2)}
     test_options = ("stack", "first", "dice", "jobs")
     # Clocks: a seat out of time lets windows go, ends its phases and its turn; what it must
     # choose (a prompt) the bot chooses.

@@ -2,7 +2,8 @@
 table to find: the host's lobby switch. What the relay shows is kept in step with the lobby
 (the seats still free), is withdrawn when the game starts and shown again for a rematch. A
 listed room may fill its free seats with bots after a wait the host chose, and start: a
-stranger who opened a room by "Quick play" gets a game even at an empty table.
+stranger who opened a room by "Quick play" gets a game even at an empty table. A room whose
+seats people have all taken by then waits for its host to start it.
 
 Listing gives the whole join code to the relay and to everyone who asks it: a public room is
 a public place. The host's name goes with its identity key and a signature over room and
@@ -53,7 +54,7 @@ class Billboard:
     def state(self) -> dict[str, Any]:
         """For the lobby screens: listed or not, and when bots come."""
         bots_in = None
-        if self.listed_at is not None and self.fill_after is not None:
+        if self.listed_at is not None and self.fill_after is not None and self._free():
             bots_in = max(0.0, self.listed_at + self.fill_after - time.monotonic())
         return {"public": self.public and not self.host.started, "bots_in": bots_in,
                 "min_finished": self.host.min_finished}
@@ -102,9 +103,15 @@ class Billboard:
         assert self.fill_after is not None
         await asyncio.sleep(self.fill_after)
         self._filling = None
-        if not self.host.started:  # bots take the free seats, and the game begins
+        if not self.host.started and not self._free():  # people in every seat: theirs to say
+            self.host.notice("Every seat has a player: the host starts the game")
+        elif not self.host.started:  # bots take the free seats, and the game begins
             self.host.notice("Nobody else came in time: bots take the free seats")
             self.host.start()
+
+    def _free(self) -> bool:
+        """Whether a seat is free for a bot to take (people in every seat need none)."""
+        return any(seat.empty for seat in self.host.seats)
 
     def _stop_filling(self) -> None:
         if self._filling is not None:

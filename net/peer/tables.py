@@ -32,6 +32,10 @@ class TablesError(Exception):
     """The open tables cannot be had from that relay (the message says why)."""
 
 
+class RelayUnreachable(TablesError):
+    """Nothing answers at the relay's address (no relay runs there, or no network)."""
+
+
 @dataclass(frozen=True)
 class OpenTable:
     code: str  # the whole join code, normal form
@@ -100,7 +104,7 @@ def _fetch(url: str) -> bytes:
                           "tables") from None
     except (urllib.error.URLError, OSError) as exc:
         reason = getattr(exc, "reason", exc)
-        raise TablesError(f"cannot reach the relay: {reason}") from None
+        raise RelayUnreachable(f"cannot reach the relay: {reason}") from None
 
 
 def _rows(body: bytes) -> list[Any]:

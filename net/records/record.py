@@ -102,7 +102,7 @@ def load(path: Path) -> Record:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(f"cannot read {path.name}: {getattr(exc, 'strerror', None) or exc}")\
+        raise RecordError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}")\
             from None
     record = parse(text, path.name)
     record.path = path

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 from test_net_tui import open_host_lobby, screen_of, until
@@ -55,37 +57,52 @@ async def tab_to(pilot: Pilot[None], widget_id: str) -> None:
     raise AssertionError(f"Tab never reached #{widget_id}")
 
 
-async def test_a_kick_asks_first_and_the_guest_sent_out_is_seated_no_more(relay: Relay) -> None:
-    plan = HostPlan("schoene", 3, server=relay.url, host_name="Hana")
+async def pia_seated(host: Pilot[None], peer: Pilot[None],
+                     lobby: HostLobbyScreen) -> PeerLobbyScreen:
+    """Pia's lobby, once the host's has her in seat 2."""
+    guest: PeerLobbyScreen = await until(peer, screen_of(peer, PeerLobbyScreen),
+                                         "the guest's lobby")
+    await until(host, lambda: lobby.seats[1]["name"] == "Pia", "Pia seated")
+    return guest
+
+
+@asynccontextmanager
+async def hana_and_pia(relay: Relay, plan: HostPlan) -> AsyncIterator[
+        tuple[Pilot[None], Pilot[None], HostLobbyScreen, PeerLobbyScreen]]:
+    """Hana hosting `plan` and Pia seated in her room, both at 80×24."""
     async with hosting(plan).run_test(size=SMALL) as host:
         lobby = await open_host_lobby(host)
         async with joining(lobby.host.display_code, relay).run_test(size=SMALL) as peer:
-            guest = await until(peer, screen_of(peer, PeerLobbyScreen), "the guest's lobby")
-            await until(host, lambda: lobby.seats[1]["name"] == "Pia", "Pia seated")
-            await until(peer, lambda: "Pia (you)" in shown(guest), "Pia sees her seat")
-            await tab_to(host, "seat-1")  # Pia's "Kick"
-            await host.press("enter")
-            confirm = await until(host, screen_of(host, ConfirmScreen), "the question")
-            assert "Pia" in str(confirm.query_one("#confirm-text").render())
-            await host.press("enter")  # Enter gives the safe answer: Pia stays
-            await until(host, screen_of(host, HostLobbyScreen), "the lobby again")
-            assert lobby.host.seats[1].name == "Pia" and host.app.focused.id == "seat-1"
-            # A button takes no second press while it still shows the first (Textual's).
-            await until(host, lambda: not host.app.focused.has_class("-active"), "Kick ready")
-            await host.press("enter")
-            await until(host, screen_of(host, ConfirmScreen), "the question again")
-            await host.press("right", "enter")  # to "Send out", and yes
-            await until(host, lambda: lobby.seats[1]["kind"] == "empty", "the seat free")
-            assert host.app.focused.id == "seat-1"  # now its "+ Bot"
-            # Pia's screen says she is out, and seats her nowhere.
-            await until(peer, lambda: guest.room_lost, "the guest told")
-            await until(peer, lambda: "gave your seat away" in guest.error, "why")
-            text = shown(guest)
-            assert "(you)" not in text and "Seat 2" not in text
-            assert "no longer in this room" in text
-            assert guest.query_one("#netlobby-say", Input).disabled
-            await peer.press("escape")
-            await until(peer, screen_of(peer, MenuScreen), "the guest's menu")
+            yield host, peer, lobby, await pia_seated(host, peer, lobby)
+
+
+async def test_a_kick_asks_first_and_the_guest_sent_out_is_seated_no_more(relay: Relay) -> None:
+    plan = HostPlan("schoene", 3, server=relay.url, host_name="Hana")
+    async with hana_and_pia(relay, plan) as (host, peer, lobby, guest):
+        await until(peer, lambda: "Pia (you)" in shown(guest), "Pia sees her seat")
+        await tab_to(host, "seat-1")  # Pia's "Kick"
+        await host.press("enter")
+        confirm = await until(host, screen_of(host, ConfirmScreen), "the question")
+        assert "Pia" in str(confirm.query_one("#confirm-text").render())
+        await host.press("enter")  # Enter gives the safe answer: Pia stays
+        await until(host, screen_of(host, HostLobbyScreen), "the lobby again")
+        assert lobby.host.seats[1].name == "Pia" and host.app.focused.id == "seat-1"
+        # A button takes no second press while it still shows the first (Textual's).
+        await until(host, lambda: not host.app.focused.has_class("-active"), "Kick ready")
+        await host.press("enter")
+        await until(host, screen_of(host, ConfirmScreen), "the question again")
+        await host.press("right", "enter")  # to "Send out", and yes
+        await until(host, lambda: lobby.seats[1]["kind"] == "empty", "the seat free")
+        assert host.app.focused.id == "seat-1"  # now its "+ Bot"
+        # Pia's screen says she is out, and seats her nowhere.
+        await until(peer, lambda: guest.room_lost, "the guest told")
+        await until(peer, lambda: "gave your seat away" in guest.error, "why")
+        text = shown(guest)
+        assert "(you)" not in text and "Seat 2" not in text
+        assert "no longer in this room" in text
+        assert guest.query_one("#netlobby-say", Input).disabled
+        await peer.press("escape")
+        await until(peer, screen_of(peer, MenuScreen), "the guest's menu")
         await lobby.room.close()
 
 
@@ -132,8 +149,7 @@ async def test_lobby_chat_opens_the_game_log_and_survives_reconnects_and_rejoins
         code = lobby.host.display_code
         guest_app = joining(code, relay)
         async with guest_app.run_test(size=(120, 40)) as peer:
-            guest = await until(peer, screen_of(peer, PeerLobbyScreen), "the guest's lobby")
-            await until(host, lambda: lobby.seats[1]["name"] == "Pia", "Pia seated")
+            guest = await pia_seated(host, peer, lobby)
             await peer.press("f4", *"hello", "enter")
             await until(host, lambda: "Pia: hello" in lobby.chat_lines, "Pia's line")
             await host.press("f4", *"hi Pia", "enter")

@@ -296,7 +296,7 @@ async def test_a_seat_is_remembered_until_its_player_leaves_it_by_a_key(relay: R
         assert isinstance(again, JoinScreen) and (again.code, again.player) == (code, "Pia")
         assert way_back() is None  # taken once: only a seat taken again writes it again
         comeback.seated(code, "Pia", relay.url)
-        await pilot.press("escape")
+        await pilot.press("escape", "y")  # leaving a seat asks first
         await until(pilot, lambda: lobby.link.closed.is_set() or lobby._gone, "the leaving")
     assert comeback.seat() is None and way_back() is None
     await host.close()

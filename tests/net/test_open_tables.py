@@ -280,7 +280,13 @@ async def test_the_tables_command_lists_them_for_people_and_scripts(relay: Relay
         gone = await asyncio.to_thread(
             subprocess.run, [sys.executable, "-m", "tui.cli", "tables", "--server",
                              "127.0.0.1:1"], capture_output=True, text=True, timeout=60)
-        assert gone.returncode == 1 and "cannot reach the relay" in gone.stderr
+        assert gone.returncode == 2 and "cannot reach the relay" in gone.stderr  # README's
+        missing = await asyncio.to_thread(
+            subprocess.run, [sys.executable, "-m", "tui.cli", "replay", "/no/such/file"],
+            capture_output=True, text=True, timeout=60)
+        assert missing.returncode == 2
+        assert missing.stderr == "tabletop-tui: cannot read /no/such/file: No such file or " \
+                                 "directory\n"
     finally:
         await host.close()
 

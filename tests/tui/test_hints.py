@@ -142,9 +142,38 @@ async def test_h_held_down_starts_one_search_and_the_next_only_after_a_rest(
                 break
         before = len(game_screen(app).entries)
         await pilot.press("h")
-        await until_note(pilot, app, before, "one moment, then ask again")
+        await until_note(pilot, app, before, "coming in a moment")
         assert searched == [0]
         monkeypatch.setattr(base, "HINT_REST", 0.0)
         await pilot.press("h")
         await until_note(pilot, app, before, "% to win")
         assert searched == [0, 0]
+
+
+async def test_h_during_the_rest_is_answered_when_it_is_over_without_asking_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every second press once said "one moment, then ask again": now the hint comes by
+    itself once the rest is over, for the table as it is then; and no chance short of
+    certain is said as 100%."""
+    monkeypatch.setattr(base, "HINT_REST", 2.0)  # long enough to ask within it
+    app = local_app("schoene", 1, 2, "strong", seed=3, options={"first": 0}, lang="en",
+                    bot_delay=0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        board = await wait_for_board(pilot)
+        before = len(game_screen(app).entries)
+        await pilot.press("h")
+        await until_note(pilot, app, before, "% to win")
+        view = board.table.view
+        await pilot.press("t")
+        for _ in range(200):
+            await pilot.pause(0.02)
+            if board.table.view != view and board.table.legal:
+                break
+        before = len(game_screen(app).entries)
+        await pilot.press("h")  # within the rest: queued, not refused
+        lines = await until_note(pilot, app, before, "% to win")
+        assert not any("ask again" in line for line in lines)
+        assert any("coming in a moment" in line for line in lines)
+    assert (base.honest(0.996), base.honest(1.0), base.honest(0.004), base.honest(0.0)) == (
+        99, 100, 1, 0)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from textual.widgets import Input, OptionList, Static, Switch
-from tui_helpers import open_lobby, settle
+from tui_helpers import open_lobby, settle, wait_for_board
 
 from engines import ENGINE_IDS, get_engine
 from tui.app import TabletopApp
@@ -62,3 +62,22 @@ async def test_escape_in_a_lobby_goes_back_to_the_picker_on_that_game() -> None:
         await settle(pilot)
         games = app.screen.query_one("#games", OptionList)
         assert games.highlighted == 2 and app.focused is games
+
+
+async def test_chez_geeks_deal_for_two_is_offered_only_at_a_table_of_two() -> None:
+    app = TabletopApp(lang="en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_lobby(pilot, "chez_geek")
+        lobby = app.screen
+        assert lobby.query("#opt-two_player_jobs_dealt")  # two seats: the choice is there
+        for _ in range(60):
+            if app.focused is not None and app.focused.id == "add":
+                break
+            await pilot.press("tab")
+        await pilot.press("enter", "enter")  # four seats
+        await settle(pilot)
+        assert len(lobby.rows) == 4
+        assert not lobby.query("#opt-two_player_jobs_dealt")
+        assert lobby.query("#opt-window_seconds")  # the other options stay
+        await pilot.press("f5")  # and the table starts, the option left as it was
+        await wait_for_board(pilot)

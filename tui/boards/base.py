@@ -30,6 +30,7 @@ import random
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any, ClassVar, TypedDict
 from weakref import WeakKeyDictionary
 
@@ -84,12 +85,17 @@ class HintDesk:
         self.busy = False
         self.done_at = -HINT_REST
         self.answer: tuple[Table, str, Move | None] | None = None  # the last: for, text, move
+        self.queued = False  # a hint asked for during the rest waits for its end
 
     def answered(self, table: Table) -> tuple[str, Move | None] | None:
         last = self.answer
         if last is None or (last[0].view, last[0].legal) != (table.view, table.legal):
             return None
         return last[1], last[2]
+
+    def rest_left(self) -> float:
+        """Seconds until a new search may start."""
+        return max(0.0, self.done_at + HINT_REST - time.monotonic())
 
     def refusal(self) -> str | None:
         """Why no search may start now (an i18n key), or None."""
@@ -101,6 +107,17 @@ class HintDesk:
 
 
 _DESKS: WeakKeyDictionary[App[Any], HintDesk] = WeakKeyDictionary()
+
+
+def honest(share: float) -> int:
+    """A search's chance as a whole percentage that never claims a certainty the search did
+    not find: 99.6% is 99, not 100 (a "100% to win" game was lost 67-66)."""
+    percent = round(share * 100)
+    if share < 1:
+        percent = min(percent, 99)
+    if share > 0:
+        percent = max(percent, 1)
+    return percent
 
 
 def hint_desk(app: App[Any]) -> HintDesk:
@@ -408,6 +425,9 @@ class GameBoard(Widget, can_focus=True):
             self.post_message(self.Hint(*answered))
             return
         if (why := desk.refusal()) is not None:
+            if why == "board.hint_rest" and not desk.queued:  # asked by itself after the rest
+                desk.queued = True
+                self.set_timer(desk.rest_left(), partial(self._ask_again, desk))
             self.post_message(self.Hint(tr(why)))
             return
         desk.busy = True
@@ -415,6 +435,12 @@ class GameBoard(Widget, can_focus=True):
         self.run_worker(
             lambda: self._think_once(desk, table), thread=True, exclusive=True, group="hint"
         )
+
+    def _ask_again(self, desk: HintDesk) -> None:
+        """A hint asked for during the rest, asked once it is over (for the table as it is
+        then)."""
+        desk.queued = False
+        self.action_hint()
 
     def _think_once(self, desk: HintDesk, table: Table) -> None:
         try:
@@ -440,7 +466,7 @@ class GameBoard(Widget, can_focus=True):
             self.post_message(self.Hint(text, move))
             return
         best, *rest = analysis.choices
-        text = tr("board.hint_line", move=self.describe_move(best.move), win=round(best.win * 100))
+        text = tr("board.hint_line", move=self.describe_move(best.move), win=honest(best.win))
         if rest and rest[0].visits:
             text += tr(
                 "board.hint_next",
@@ -475,7 +501,7 @@ register(
             "board.hint_plain": "Hint: {move}",
             "board.hint_pass": "let it pass",
             "board.hint_busy": "Hint: still thinking about the last one",
-            "board.hint_rest": "Hint: one moment, then ask again",
+            "board.hint_rest": "Hint: coming in a moment (the last search is resting)",
         },
         "de": {
             "board.hint": "Tipp",
@@ -485,7 +511,7 @@ register(
             "board.hint_plain": "Tipp: {move}",
             "board.hint_pass": "durchlassen",
             "board.hint_busy": "Tipp: denke noch über den letzten nach",
-            "board.hint_rest": "Tipp: einen Moment, dann frag noch einmal",
+            "board.hint_rest": "Tipp: kommt gleich (die letzte Suche ruht noch)",
         },
     }
 )

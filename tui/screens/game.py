@@ -29,7 +29,7 @@ from tui.screens import chat_log
 from tui.screens.base import KeySpec, TableScreen, app_crashed
 from tui.screens.chat_log import Entry
 from tui.screens.handoff import HandoffScreen
-from tui.screens.overlays import LogOverlay
+from tui.screens.overlays import ConfirmScreen, LogOverlay
 from tui.screens.results import ResultsScreen
 from tui.widgets import EventLog, room
 from tui.widgets.clocks import SeatClocks, setting_words, span
@@ -82,6 +82,7 @@ class GameScreen(TableScreen[None]):
         self.tables: dict[int | None, Table] = {}
         self.latest: Table | None = None  # the newest table any seat received
         self.shown: int | None = None  # the seat whose view is on show
+        self._at_keys: int | None = None  # hot-seat: whose person took the keyboard last
         self.entries: list[Entry] = []
         self._heard: dict[int, dict[str, Any]] = {}  # chat lines by the host's number
         self.result: dict[str, Any] | None = None
@@ -172,7 +173,9 @@ class GameScreen(TableScreen[None]):
         elif not self.link.seats:
             parts.append(tr("game.watching"))
         latest = self.latest
-        if latest is not None:
+        if (state := self.table_state()) is not None:  # before anyone's turn: nobody plays
+            parts.append(state)
+        elif latest is not None:
             turn = latest.view.get("turn")
             if latest.view.get("over"):
                 parts.append(tr("game.over"))
@@ -190,6 +193,11 @@ class GameScreen(TableScreen[None]):
         width = self.size.width - TOPBAR_PADDING - clocks.width_needed
         line = fit_parts(parts, width, droppable)
         self.query_one("#topbar", Static).update(Content(line))
+
+    def table_state(self) -> str | None:
+        """The table's state when it is more than whose turn it is (a networked table closed,
+        its host away), for the top line; None: play goes on."""
+        return None
 
     # -- the log -----------------------------------------------------------------------------
     def _entry_text(self, entry: Entry) -> str:
@@ -344,13 +352,22 @@ class GameScreen(TableScreen[None]):
             return None
         turn = self.latest.view.get("turn") if self.latest else None
         to_act = self.latest.view.get("to_act", []) if self.latest else []
-        acting = [s for s in seats if s in to_act]
+        acting = [s for s in seats if s in to_act and self._may_answer(s)]
         # An interrupt window the player whose turn it is sits out: ask the others here.
         if turn in seats and (turn in to_act or not acting):
             return int(turn)
         if self.shown in acting or (not acting and self.shown is not None):
             return self.shown
         return acting[0] if acting else seats[0]
+
+    def _may_answer(self, seat: int) -> bool:
+        """Whether a seat here has more to do than let an open window go: one who can only
+        pass is passed for by the table at once (net.table.windows), so the keyboard is not
+        handed to them for it."""
+        table = self.tables.get(seat)
+        if table is None or not (self.latest and self.latest.view.get("window")):
+            return True
+        return any(move.get("type") != "pass" for move in table.legal)
 
     async def _show(self) -> None:
         self._show_pending = False
@@ -371,11 +388,7 @@ class GameScreen(TableScreen[None]):
             if not self.has_class("-too-small"):
                 board.focus()
             if changed_person and len(self.link.seats) > 1 and not over:
-                name = self.tables[target].name(target)
-                if isinstance(self.app.screen, HandoffScreen):
-                    await self.app.screen.hand_to(name)
-                else:
-                    self.app.push_screen(HandoffScreen(name), self._after_handoff)
+                await self._hand_over(target)
         else:
             board.show(self.tables[target])
         self._update_topbar()
@@ -402,8 +415,25 @@ class GameScreen(TableScreen[None]):
                 self.app.bell()
         self._was_my_turn = mine
 
+    async def _hand_over(self, target: int) -> None:
+        """Cover the table until `target`'s person has the keyboard, unless they have it:
+        the one who took it last, the table gone back to them before anyone else looked."""
+        covered = isinstance(self.app.screen, HandoffScreen)
+        if target == self._at_keys:
+            if covered:
+                self.app.screen.dismiss(False)
+            return
+        name = self.tables[target].name(target)
+        if covered:
+            await self.app.screen.hand_to(name)
+        else:
+            self.app.push_screen(HandoffScreen(name), self._after_handoff)
+
     async def _after_handoff(self, leave: bool | None) -> None:
-        """Esc on the handoff screen (pressed twice there) leaves the game for the menu."""
+        """Esc on the handoff screen (pressed twice there) leaves the game for the menu;
+        otherwise the person on show has the keyboard now."""
+        if not leave:
+            self._at_keys = self.shown
         if leave:
             await self.close_link()
             self.dismiss()
@@ -496,13 +526,27 @@ class GameScreen(TableScreen[None]):
         self._log([("note", message.text)], note=True)
 
     async def action_leave(self) -> None:
-        """Esc twice leaves: one stray key should not throw a game away."""
+        """Esc twice leaves: one stray key should not throw a game away; a game that others
+        play on this table's say (a hosted one) asks first as well."""
         if not self._leaving:
             self._leaving = True
             self._log([("note", tr("game.leave_again"))], note=True)
             return
-        await self.close_link()
-        self.dismiss()
+        self._leaving = False
+        question = self.leave_question()
+        if question is None:
+            await self._close_then(self.dismiss)
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.run_worker(self._close_then(self.dismiss), group="link")
+
+        self.app.push_screen(ConfirmScreen(question, tr("leave.yes"), tr("leave.no")), answered)
+
+    def leave_question(self) -> str | None:
+        """What leaving would do to other people, to ask about first; None: nothing."""
+        return None
 
 
 def _count(clocks: dict[str, Any], key: str, seat: int) -> int:

@@ -140,6 +140,8 @@ class LobbyScreen(TableScreen[LocalGame | None]):
             if not self.options:
                 yield Static(tr("lobby.no_options"))
             for name, value in self.options.items():
+                if not self._offered(name):
+                    continue
                 with Horizontal(classes="option-row"):
                     label = tr(f"option.{self.engine_id}.{name}")
                     if isinstance(value, bool):
@@ -155,6 +157,12 @@ class LobbyScreen(TableScreen[LocalGame | None]):
             yield Static(Content(self.error), id="lobby-error")
             yield Button(tr("lobby.start"), id="start", variant="success")
         yield Footer()
+
+    def _offered(self, name: str) -> bool:
+        """Whether option `name` means something at this many seats (Chez Geek's deal for
+        two is no choice at a table of four)."""
+        fewest, most = self.engine.option_seats.get(name, (0, self.engine.max_players))
+        return fewest <= len(self.rows) <= most
 
     def _estimate(self) -> str:
         bots = sum(1 for row in self.rows if row.kind in BOT_LEVELS)
@@ -186,6 +194,8 @@ class LobbyScreen(TableScreen[LocalGame | None]):
                 row.kind = str(self.query_one(f"#kind-{index}", Select).value)
             row.name = self.query_one(f"#name-{index}", Input).value.strip()
         for name, default in self.engine.options.items():
+            if not self._offered(name):
+                continue
             if isinstance(default, bool):
                 self.options[name] = self.query_one(f"#opt-{name}", Switch).value
             else:

@@ -22,7 +22,12 @@ BANNER = "♠ ♥  tabletop-tui  ♦ ♣"
 
 class MenuScreen(TableScreen[None]):
     """The first screen. Each item calls `app.menu_<item>()`, so another module (e.g. network
-    play) changes what an item does without touching this screen."""
+    play) changes what an item does without touching this screen. `p` is Quick play."""
+
+    KEYS: ClassVar[tuple[KeySpec, ...]] = (("p", "item('quick')", "menu.quick", True),)
+
+    def action_item(self, item: str) -> None:
+        getattr(self.app, f"menu_{item}")()
 
     def compose(self) -> ComposeResult:
         with Vertical(id="menu-box"):

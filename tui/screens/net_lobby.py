@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
+from textual.events import Key
 from textual.screen import Screen
 from textual.widgets import Button, Input, Select, Static, Switch
 
@@ -29,7 +30,7 @@ from net.wire import codes
 from net.wire.text import clean, clean_tree
 from tui import boards, comeback
 from tui.i18n import tr
-from tui.netplay import NetGameScreen, hosting_warning, leaving
+from tui.netplay import NetGameScreen, hosting_warning, leaving, others_in
 from tui.screens.base import KeySpec, TableScreen, app_crashed
 from tui.screens.game import LinkMessage
 from tui.screens.lobby import BOT_LEVELS, clock_rows
@@ -145,7 +146,7 @@ class NetLobby(TableScreen[None]):
         chat.border_title = tr("netlobby.chat")
         yield chat
         yield Input(self.say_text, placeholder=tr("netlobby.say"), id="netlobby-say",
-                    max_length=500, disabled=self.room_lost)
+                    max_length=500, disabled=self.room_lost, select_on_focus=False)
         yield Footer()
 
     def compose_controls(self) -> ComposeResult:
@@ -175,12 +176,45 @@ class NetLobby(TableScreen[None]):
         raise NotImplementedError
 
     async def action_leave(self) -> None:
+        """Esc in a text field (the chat line) only leaves the field; leaving a room others
+        are in takes a yes (one stray Esc must not end anybody's evening)."""
+        if isinstance(self.focused, Input):
+            self.set_focus(None)
+            return
+        question = None if self.room_lost else self.leave_question()
+        if question is None:
+            await self.leave_now()
+            return
+
+        async def answered(yes: bool | None) -> None:
+            if yes and not self._gone:
+                await self.leave_now()
+
+        self.app.push_screen(ConfirmScreen(question, tr("netlobby.leave_yes"),
+                                           tr("netlobby.leave_no")), answered)
+
+    def leave_question(self) -> str | None:
+        """What leaving does to the others in the room, to ask first; None: nobody else."""
+        return None
+
+    async def leave_now(self) -> None:
         self._gone = True
         await self.close_link()
         self.dismiss()
 
     def action_chat(self) -> None:
         self.query_one("#netlobby-say", Input).focus()
+
+    def on_key(self, event: Key) -> None:
+        """A letter typed with the keyboard elsewhere (a seat's button, the room) is chat:
+        it goes to the chat line, which takes the keyboard, rather than being lost."""
+        say = self.query_one("#netlobby-say", Input)
+        if (event.character and event.is_printable and not event.character.isspace()
+                and not isinstance(self.focused, Input | Select) and not say.disabled):
+            event.stop()
+            event.prevent_default()
+            say.focus()
+            say.insert_text_at_cursor(event.character)
 
     def harvest(self) -> None:
         self.say_text = self.query_one("#netlobby-say", Input).value
@@ -420,9 +454,12 @@ class HostLobbyScreen(NetLobby):
     def quit_warning(self) -> str | None:
         return None if self._gone else hosting_warning(self.host.code)
 
-    async def action_leave(self) -> None:
+    def leave_question(self) -> str | None:
+        return tr("netlobby.leave_host", code=self.code) if others_in(self.host) else None
+
+    async def leave_now(self) -> None:
         if self.back is None:
-            await super().action_leave()
+            await super().leave_now()
             return
         self._gone = True
         await self.close_link()
@@ -636,6 +673,9 @@ class PeerLobbyScreen(NetLobby):
     async def close_link(self) -> None:
         leaving(self.app)
         await self.link.close()
+
+    def leave_question(self) -> str | None:
+        return tr("netlobby.leave_guest", code=self.code) if self.me is not None else None
 
     async def say(self, text: str) -> None:
         await self.link.send_chat(text)

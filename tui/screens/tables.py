@@ -25,7 +25,7 @@ from textual.widgets.option_list import Option
 
 from net.discovery import DEFAULT_PORT, server_url
 from net.host.hosting import HostPlan, table_relay
-from net.peer.tables import OpenTable, TablesError, best, open_tables
+from net.peer.tables import OpenTable, RelayUnreachable, TablesError, best, open_tables
 from net.players import identity, ladder, reputation
 from net.wire.text import cells as cell_len
 from net.wire.text import clean, fit
@@ -36,6 +36,7 @@ from tui.screens.host import HostScreen, playable
 from tui.screens.join import JoinScreen
 from tui.screens.lobby import BOT_LEVELS
 from tui.screens.menu import GamePickerScreen
+from tui.screens.overlays import ConfirmScreen
 from tui.widgets.footer import Footer
 
 ALL = "all"
@@ -128,7 +129,8 @@ class OpenTablesScreen(TableScreen[None]):
 
     def __init__(self, server: str = "", *, quick: bool = False) -> None:
         super().__init__()
-        self.server = server  # as typed (empty: this machine's relay); a table's relay wins
+        # As typed (empty: this machine's relay), else as typed last time; a table's relay wins.
+        self.server = server or prefs.load().relay
         self.game = ALL
         self.quick_start = quick
         self.tables: list[OpenTable] = []
@@ -179,8 +181,18 @@ class OpenTablesScreen(TableScreen[None]):
         self.action_refresh()
 
     def harvest(self) -> None:
+        """The relay as typed, remembered for next time (settings)."""
         if found := self.query("#tables-server"):
-            self.server = found.first(Input).value.strip()
+            typed = found.first(Input).value.strip()
+            if typed != self.server:
+                prefs.update(relay=typed)
+            self.server = typed
+
+    def unreachable(self, exc: TablesError) -> str:
+        """Why the relay could not say, in a sentence: no relay at all is no riddle."""
+        if isinstance(exc, RelayUnreachable):
+            return tr("tables.no_relay", server=self.server_text())
+        return tr("tables.unreachable", server=self.server_text(), message=str(exc))
 
     async def retranslate(self) -> None:
         await super().retranslate()
@@ -266,8 +278,7 @@ class OpenTablesScreen(TableScreen[None]):
         except TablesError as exc:
             self.tables = []
             self.show_rows()
-            self.tell(tr("tables.unreachable", server=self.server_text(), message=str(exc)),
-                      error=True)
+            self.tell(self.unreachable(exc), error=True)
             return
         self.tables, self.fetched_at = found, time.monotonic()
         self.show_rows()
@@ -342,16 +353,31 @@ class OpenTablesScreen(TableScreen[None]):
         try:
             found = await open_tables(url, game)
         except TablesError as exc:
-            if table_relay() or self.server:  # a named relay that does not answer
-                self.say(tr("tables.unreachable", server=self.server_text(),
-                            message=str(exc)), error=True)
-                return
-            found = []  # no relay on this machine yet: the host form starts one
+            self.say(self.unreachable(exc), error=True)
+            if table_relay() or self.server or not isinstance(exc, RelayUnreachable):
+                return  # a named relay that does not answer
+            self.ask_own_relay(game)  # no relay on this machine: one for the room, if wanted
+            return
         # Not a room whose minimum would turn this player away (read off the loop: a disk).
         choice = best(found, game, await asyncio.to_thread(my_finished, game))
         if choice is not None:
             self.join(choice)
             return
+        self.open_room(game)
+
+    def ask_own_relay(self, game: str) -> None:
+        """No relay runs here: the room may have one of its own, which closes with it (said
+        before, not found out when friends are thrown out)."""
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.open_room(game)
+
+        self.app.push_screen(ConfirmScreen(tr("tables.own_relay", server=LOCAL_SERVER),
+                                           tr("tables.own_relay_yes"), tr("tables.own_relay_no")),
+                             answered)
+
+    def open_room(self, game: str) -> None:
+        """A new public room of `game` with the player's usual options."""
         saved = prefs.load()
         level = saved.bot_level if saved.bot_level in BOT_LEVELS else "strong"
         plan = HostPlan(game, 0, server=table_relay() or self.server or None, level=level,
@@ -386,6 +412,13 @@ register(
             "tables.none": "Nobody is waiting; Quick play (p) opens a table.",
             "tables.none_of": "Nobody is waiting for {game}; Quick play (p) opens a table.",
             "tables.unreachable": "Cannot ask {server} for open tables: {message}",
+            "tables.no_relay": "No relay answers at {server}. Start one with `tabletop-tui "
+                               "serve`, or type another relay's HOST:PORT in the Relay field.",
+            "tables.own_relay": "No relay runs at {server}. Open the room on a relay of its "
+                                "own here? It closes when the room closes (`tabletop-tui "
+                                "serve` runs one that stays).",
+            "tables.own_relay_yes": "Open it",
+            "tables.own_relay_no": "Not now",
             "tables.nothing_picked": "No table chosen: nobody is waiting here.",
             "tables.quick_title": "Quick play: which game?",
             "tables.opening": "Nobody is waiting for {game}: opening a public table…",
@@ -412,6 +445,14 @@ register(
             "tables.none_of": "Niemand wartet auf {game}; Schnell spielen (p) eröffnet einen "
                               "Tisch.",
             "tables.unreachable": "{server} nennt keine offenen Tische: {message}",
+            "tables.no_relay": "Unter {server} antwortet kein Relay. Starte eins mit "
+                               "`tabletop-tui serve` oder trage im Feld Relay ein anderes "
+                               "HOST:PORT ein.",
+            "tables.own_relay": "Unter {server} läuft kein Relay. Den Raum auf einem eigenen "
+                                "Relay hier eröffnen? Es schließt mit dem Raum "
+                                "(`tabletop-tui serve` startet eins, das bleibt).",
+            "tables.own_relay_yes": "Eröffnen",
+            "tables.own_relay_no": "Jetzt nicht",
             "tables.nothing_picked": "Kein Tisch gewählt: hier wartet niemand.",
             "tables.quick_title": "Schnell spielen: welches Spiel?",
             "tables.opening": "Niemand wartet auf {game}: ein öffentlicher Tisch wird eröffnet…",

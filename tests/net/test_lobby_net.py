@@ -112,6 +112,8 @@ async def test_the_guest_chats_from_a_small_lobby_with_a_key(relay: Relay) -> No
         lobby = await open_host_lobby(host)
         async with joining(lobby.host.display_code, relay).run_test(size=SMALL) as peer:
             guest = await until(peer, screen_of(peer, PeerLobbyScreen), "the guest's lobby")
+            # (The screen is current a moment before its widgets are composed.)
+            await until(peer, lambda: guest.query("#netlobby-say"), "the guest's chat line")
             say = guest.query_one("#netlobby-say", Input)
             chat = guest.query_one("#netlobby-chat", EventLog)
             await until(peer, lambda: on_screen(say) and on_screen(chat), "the chat in sight")

@@ -45,6 +45,9 @@ register(
             "rated.why.twice": "{name} plays two seats",
             "rated.why.bots": "only bots played it",
             "rated.why.left": "the record's list of players who left is broken",
+            "rated.why.unstarted": "the game was left before its first move",
+            "rated.why.pending": "the game is not over; it counts as left unless it is taken "
+                                 "up again within a day of its start",
             "rated.rating": "rating {rating}",
             "rated.left": "left early",
         },
@@ -62,6 +65,9 @@ register(
             "rated.why.twice": "{name} spielt zwei Plätze",
             "rated.why.bots": "nur Bots haben gespielt",
             "rated.why.left": "die Liste der Spieler, die gegangen sind, ist beschädigt",
+            "rated.why.unstarted": "das Spiel wurde vor dem ersten Zug verlassen",
+            "rated.why.pending": "das Spiel ist nicht zu Ende; es zählt als verlassen, wenn es "
+                                 "nicht binnen eines Tages nach seinem Beginn fortgesetzt wird",
             "rated.rating": "Wertung {rating}",
             "rated.left": "vorzeitig gegangen",
         },

@@ -42,7 +42,8 @@ from engines import get_engine
 from engines.base import TEST_OPTIONS
 from net.players import identity
 from net.records import Record, RecordError, Replay
-from net.table import fairness
+from net.table import fairness, windows
+from net.table.session import BOT_LEVELS, HostSession, SeatInfo
 
 # What a peer's end line names a fair deal by (net.table.fairness verdict codes).
 FAIR_CODES = ("verified", "verified_gaps")
@@ -64,6 +65,8 @@ REASONS = {
     "bots": "only bots played it",
     "left": "the record's list of players who left is broken",
     "unstarted": "the game was left before its first move",
+    "level": "seat {n} names {level!r}, which is no bot level",
+    "botmove": "seat {n}'s moves are not those of the {level} bot it names (move {move})",
     "pending": "the game is not over: it counts as left unless it is taken up again within "
                "a day of its start",
 }
@@ -126,8 +129,9 @@ def outcome(record: Record, now: float | None = None) -> Outcome:
         raise Unrated("unfinished")
     if record.result is None or _plain(replay.result) != record.result:
         raise Unrated("result")
+    _check_bots(record, seed)
     players = record.players
-    left = _left(record, players)
+    left = _left(record, players) | _out_of_time(record)
     places = get_engine(record.engine_id).places(replay.result or {})
     return _outcome(record, seed, game_id, idents, places, left)
 
@@ -152,6 +156,9 @@ def _counting(record: Record) -> tuple[int, str, list[str]]:
     _check_deal(record, seed, game_id)
     idents: list[str] = []
     for seat, entry in enumerate(record.players):
+        level = entry.get("bot")
+        if level is not None and level not in BOT_LEVELS:
+            raise Unrated("level", n=seat + 1, level=str(level))
         ident = identity.proven(entry, game_id, seat)
         if ident is None:
             raise Unrated("unproven", name=str(entry["name"]), n=seat + 1)
@@ -179,6 +186,7 @@ def _abandoned(record: Record, now: float) -> Outcome:
         raise Unrated("result")
     if not record.over and now < record.started + RESUME_SECONDS:
         raise Unrated("pending")
+    _check_bots(record, seed)
     left = {seat for seat, entry in enumerate(record.players) if not entry.get("bot")}
     places = [2 if seat in left else 1 for seat in range(len(idents))]
     return _outcome(record, seed, game_id, idents, places, left)
@@ -191,6 +199,42 @@ def _outcome(record: Record, seed: int, game_id: str, idents: list[str], places:
                                                                    places, strict=True)))
     return Outcome(game_key(record.engine_id, seed, game_id), record.engine_id,
                    record.started, seats)
+
+
+def checked_levels(engine_id: str) -> tuple[str, ...]:
+    """The bot levels whose every move a record can be checked against: those that decide
+    the same way for the same state and seed (the expert on a fixed budget of iterations,
+    never on a budget of seconds)."""
+    bots = get_engine(engine_id).bots
+    return tuple(level for level in BOT_LEVELS
+                 if getattr(bots[level], "seconds", None) is None)
+
+
+def _check_bots(record: Record, seed: int) -> None:
+    """Every move of a seat the record names a bot is the move that bot makes there: the
+    table's bots decide from the seed, the state number and the seat alone
+    (`HostSession.choose_for`), so anyone can replay a record and ask them. A seat relabelled
+    (a `strong` bot's seat called `expert`) fails."""
+    levels = checked_levels(record.engine_id)
+    seats = [SeatInfo(name=str(p["name"]), bot=p.get("bot")) for p in record.players]
+    session = HostSession(record.engine_id, seats, seed, record.header.get("options"))
+    for number, (seat, move) in enumerate(record.moves, 1):
+        level = seats[seat].bot
+        # A bot's pass in an interrupt window is the table's, applied when the window closes
+        # (net.table.windows), not asked of the bot at that state: it is not checked.
+        if (level in levels and move != windows.PASS
+                and _plain(session.choose_for(seat, level)) != move):
+            raise Unrated("botmove", n=seat + 1, level=str(level), move=number)
+        session.submit(seat, move)
+
+
+def _out_of_time(record: Record) -> set[int]:
+    """The people's seats whose clock ran out: from then on the table's bot played them
+    whenever their time ran out again, so the result is not theirs alone; they count as
+    having left (last, with the penalty), as README and docs/records.md say."""
+    marks = record.header.get("out_of_time") or []
+    return {seat for seat, _state in marks
+            if 0 <= seat < len(record.players) and not record.players[seat].get("bot")}
 
 
 def _check_deal(record: Record, seed: int, game_id: str) -> None:

@@ -55,6 +55,10 @@ async def test_esc_esc_after_the_first_move_is_a_loss_with_the_penalty() -> None
         assert link.rated
         assert any("This game is rated" in n for n in notes(app))  # before any move
         assert not game_screen(app).latest.hints  # type: ignore[union-attr]
+        before = len(notes(app))
+        await pilot.press("h")  # no hint in a rated game: the expert does not play it
+        await settle(pilot)
+        assert not [n for n in notes(app)[before:] if "Hint" in n or "to win" in n]
         session = link.session
         if not session.moves:  # the person's first move, if the bot has not moved first
             seat = link.seats[0]

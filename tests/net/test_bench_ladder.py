@@ -27,3 +27,8 @@ def test_the_ladder_bench_rates_every_level(engine_id: str,
     for level in ("bot:random", "bot:strong", "bot:expert"):
         assert level in out
     assert "strong vs random:" in out and "expert vs strong:" in out
+
+
+def test_farming_with_fresh_keys_lifts_no_higher_than_the_honest_way() -> None:
+    for games, farmer, honest in ladder.farming(30):
+        assert farmer <= honest, (games, farmer, honest)

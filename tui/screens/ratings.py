@@ -4,7 +4,7 @@ and why a game was not rated."""
 
 from __future__ import annotations
 
-from net.players import identity
+from net.players import identity, ratings
 from net.players.counted import Unrated
 from tui.i18n import language, localised_name, register, tr
 
@@ -23,6 +23,13 @@ def number(value: float, signed: bool = False) -> str:
     if text in ("+0.0", "-0.0"):
         text = "±0.0"
     return text.replace(".", ",") if language() == "de" else text
+
+
+def rating_of(rating: float, games: int, ident: str) -> str:
+    """A rating as the ladder and a player's page show it: with "?" while provisional (fewer
+    than `ratings.PROVISIONAL_GAMES` counted games of a person)."""
+    bot = ident.startswith(identity.BOT_PREFIX)
+    return number(rating) + ("?" if ratings.provisional(games, bot) else "")
 
 
 def unrated(refused: Unrated) -> str:

@@ -9,6 +9,11 @@ head-to-head margin, the higher level's win share (ties split) as a multiple of 
 a level is worth its name when it beats the one below in at least 60 % of two-player games,
 or gets at least 1.2 times the fair share at a larger table.
 
+Beside them, two scenarios of rating arithmetic alone (no game is played): a player who
+farms, winning `--farming` two-player games thrown by a fresh second key each time, and the
+honest way up, winning half of as many games against the strong bot (an established entry);
+the farmer's rating must stay at or below the honest one's.
+
 `python -m bench.ladder [ids...]`: the default budget (a few deals, an expert of 60 iterations
 a move) takes a few minutes on two cores; `--deals`, `--expert-deals`, `--expert-iterations`
 and `--expert-seconds` make it bigger (`--expert-seconds 0.8` is the expert as the app plays).
@@ -58,6 +63,40 @@ def duplicate(eng: Engine, ladders: SqliteLadders, lower: str, upper: tuple[str,
     return won / (deals * players)
 
 
+FARMER = "id:farmer"
+HONEST = "id:honest"
+
+
+def two_player(ladders: SqliteLadders, key: str, winner: str, loser: str) -> None:
+    """One counted two-player game of Scho K.O. that `winner` won."""
+    ladders.add_game(Outcome(key, "schoko", 0.0, (SeatOutcome(winner, winner, 1, False),
+                                                   SeatOutcome(loser, loser, 2, False))))
+
+
+def farming(games: int) -> list[tuple[int, float, float]]:
+    """(games played, the farmer's rating, the honest player's) at 20 and at `games`: the
+    farmer wins every game against a fresh key of their own; the honest player wins every
+    other game against the strong bot, which has played many games before."""
+    ladders = SqliteLadders(Path(":memory:"))
+    try:
+        for n in range(40):  # the strong bot is established: it has met others before
+            two_player(ladders, f"bot {n}", identity.bot("strong") if n % 2 else f"id:o{n}",
+                       f"id:o{n}" if n % 2 else identity.bot("strong"))
+        shown = []
+        for n in range(1, games + 1):
+            two_player(ladders, f"farm {n}", FARMER, f"id:fresh{n}")
+            if n % 2:
+                two_player(ladders, f"honest {n}", HONEST, identity.bot("strong"))
+            else:
+                two_player(ladders, f"honest {n}", identity.bot("strong"), HONEST)
+            if n in (20, games):
+                rating = {s.ident: s.skill.rating for s in ladders.ladder("schoko")}
+                shown.append((n, rating[FARMER], rating[HONEST]))
+        return shown
+    finally:
+        ladders.close()
+
+
 def verdict(share: float, players: int) -> str:
     """The head-to-head margin, and whether it makes the level worth its name."""
     if players == 2:
@@ -82,7 +121,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--expert-iterations", type=int, default=None,
                         help="expert search budget a move (default 60, unless seconds given)")
     parser.add_argument("--expert-seconds", type=float, default=None, help="expert s/move")
+    parser.add_argument("--farming", type=int, default=200,
+                        help="games in the farming scenario (0: none)")
     args = parser.parse_args(argv)
+    if args.farming:
+        print(f"Farming: {args.farming} games thrown by a fresh second key each, beside "
+              f"winning half of {args.farming} against the strong bot.")
+        print_table(["games", "farmer", "honest (half vs strong)", "pointless"],
+                    [[n, round(f, 2), round(h, 2), "yes" if f <= h else "NO"]
+                     for n, f, h in farming(args.farming)])
     if args.expert_iterations is None and args.expert_seconds is None:
         args.expert_iterations = 60
     budget = (f"{args.expert_iterations} iterations" if args.expert_seconds is None

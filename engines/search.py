@@ -38,6 +38,11 @@ MAX_PLAYOUT_MOVES = 20_000
 # UCB1's exploration constant for rewards in [0, 1].
 EXPLORATION = 0.7
 # The default budget: stop after this many seconds or this many iterations, whichever first.
+# Each game's expert plays on a fixed number of iterations instead (its EXPERT_ITERATIONS, no
+# seconds): it then decides the same for the same state and seed, so anyone can replay a
+# record and check every expert move (net.players.counted), and a busy machine does not
+# weaken it; each game's count is sized to stay well under a second a decision on an idle
+# core (bench.bots measures both).
 DEFAULT_SECONDS = 0.8
 DEFAULT_ITERATIONS = 100_000
 

@@ -15,8 +15,10 @@ so there Textual prints nothing and the CLI hands the report to the table's log.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import os
+import sqlite3
 import threading
 import traceback
 from collections.abc import Callable, Coroutine, Sequence
@@ -33,7 +35,8 @@ from textual.screen import Screen
 
 from engines import IllegalMove
 from net import records, words
-from net.players import identity, ladder
+from net.players import counted, identity, ladder
+from net.players.store import StoreError
 from net.ssh import inside
 from net.table.clocks import ClockSetting
 from net.table.link import LocalLink
@@ -197,7 +200,7 @@ class TabletopApp(App[None]):
             session.seats[seat] = replace(session.seats[seat], **me.prove(
                 session.game_id, seat, session.seats[seat].name))
         recorder = records.LocalRecorder(session, game.humans, fixed_seed=game.seed is not None)
-        self._open_local(session, game, replace_current, record_path=recorder.path)
+        self._open_local(session, game, replace_current, recorder=recorder)
 
     def resume_local(self, path: Path) -> None:
         """Take up an unfinished local game from its record (Past games); RecordError if the
@@ -208,10 +211,10 @@ class TabletopApp(App[None]):
         except (IllegalMove, KeyError, TypeError, ValueError) as exc:
             raise records.RecordError(f"the record does not replay (it is damaged): {exc}") \
                 from None
-        records.LocalRecorder(session, record.own_seats(), path)
+        recorder = records.LocalRecorder(session, record.own_seats(), path)
         game = LocalGame(record.engine_id, session.seats, dict(session.options), None,
                          session.clocks.setting)
-        self._open_local(session, game, False, humans=record.own_seats(), record_path=path)
+        self._open_local(session, game, False, humans=record.own_seats(), recorder=recorder)
 
     def resume_hosted(self, path: Path) -> None:
         """Take up an unfinished game this player hosted (Past games), as `host --resume`
@@ -222,11 +225,13 @@ class TabletopApp(App[None]):
         self.push_screen(HostScreen(HostPlan(None, 0, resume=True, record=path), auto=True))
 
     def _open_local(self, session: HostSession, game: LocalGame, replace_current: bool,
-                    humans: list[int] | None = None, record_path: Path | None = None) -> None:
+                    humans: list[int] | None = None,
+                    recorder: records.LocalRecorder | None = None) -> None:
         humans = game.humans if humans is None else humans
         pace = boards.board_class(game.engine_id).BOT_PACE
         link = LocalLink(session, humans, bot_delay=self.bot_delay * pace)
-        link.record_path = record_path
+        if recorder is not None:
+            _rate_local(link, recorder)
         rematch = replace(game, seed=None)
         screen = GameScreen(
             link,
@@ -388,6 +393,26 @@ def local_game(
     return LocalGame(game, seats, dict(options or {}), seed, clock)
 
 
+def _rate_local(link: LocalLink, recorder: records.LocalRecorder) -> None:
+    """Give a local table its record, and a rated one its way out: leaving it (a key, a
+    closed terminal) after the first move ends the record as left and counts it at once
+    (docs/records.md, "What counts for a rating")."""
+    path = link.record_path = recorder.path
+    try:
+        link.rated = path is not None and counted.is_rated(records.load(path))
+    except records.RecordError:
+        link.rated = False
+    if not link.rated or path is None:
+        return
+
+    async def leave() -> None:
+        if recorder.abandon(link.session):
+            with contextlib.suppress(StoreError, OSError, sqlite3.Error):
+                await asyncio.to_thread(ladder.count_file, path)
+
+    link.on_leave = leave
+
+
 def local_app(
     game: str,
     humans: int,
@@ -427,3 +452,4 @@ register(
 )
 
 __all__ = ["TabletopApp", "check_theme", "local_app", "local_game"]
+

@@ -153,6 +153,11 @@ register(
             "game.chat": "{name}: {text}",
             "game.error": "Not allowed: {message}",
             "game.leave_again": "Press Esc again to leave this game.",
+            "game.leave_rated": "Press Esc again to leave: this rated game then counts as "
+                                "lost, last place and a penalty.",
+            "game.rated": "This game is rated. From the first move on, leaving it before the "
+                          "end (Esc, closing the terminal) counts as last place and a penalty. "
+                          "No hints in a rated game.",
             "game.room": "room {code}",
             "game.key.log": "Log",
             "overlay.log_hint": "↑/↓ PgUp/PgDn Home/End scroll · Esc closes",
@@ -278,6 +283,11 @@ register(
             "game.chat": "{name}: {text}",
             "game.error": "Nicht erlaubt: {message}",
             "game.leave_again": "Noch einmal Esc, um das Spiel zu verlassen.",
+            "game.leave_rated": "Noch einmal Esc zum Verlassen: dieses gewertete Spiel zählt "
+                                "dann als verloren, letzter Platz und ein Abzug.",
+            "game.rated": "Dieses Spiel wird gewertet. Ab dem ersten Zug zählt es als letzter "
+                          "Platz und ein Abzug, es vor dem Ende zu verlassen (Esc, Terminal "
+                          "schließen). Keine Tipps in einem gewerteten Spiel.",
             "game.room": "Raum {code}",
             "game.key.log": "Verlauf",
             "overlay.log_hint": "↑/↓ Bild↑/Bild↓ Pos1/Ende blättern · Esc schließt",

@@ -11,6 +11,8 @@ from engines.chez_geek.expert import EXPERT_ANCHOR, turn_cutoff
 from engines.search import ExpertBot
 
 ENGINE = ChezGeekEngine()
+# The expert's budget a decision, in iterations (why not seconds: engines.search).
+EXPERT_ITERATIONS = 1200
 # The expert samples states from its seat's view (ChezGeekEngine.from_view), and keeps to its
 # guide's move unless its search finds one clearly better (EXPERT_ANCHOR); the guide is the keen
 # strong bot (bots.SPOIL_FROM). What to throw away as the turn ends it leaves to the guide: its
@@ -24,6 +26,8 @@ ENGINE.bots = {
     **BOTS,
     "expert": ExpertBot(
         ENGINE,
+        iterations=EXPERT_ITERATIONS,
+        seconds=None,
         rollout=PlayoutBot(),
         cutoff=turn_cutoff,
         anchor=EXPERT_ANCHOR,

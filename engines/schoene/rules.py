@@ -28,6 +28,9 @@ from engines.schoene.cards import CARD_IDS, PLAYED, STARTING_CHIPS, card_points,
 from engines.search import ExpertBot
 from engines.stats import Played, Stat
 
+# The expert's budget a decision, in iterations (why not seconds: engines.search).
+EXPERT_ITERATIONS = 600
+
 # -- rulings: where the printed rules are silent, and how we decided ---------------------------
 # A random seat starts (options["first"] fixes it for tests).
 RANDOM_START = True
@@ -160,7 +163,8 @@ class SchoeneEngine(Engine):
         self.bots = {
             "random": RandomBot(),
             "strong": StrongBot(),
-            "expert": ExpertBot(self, rollout=EXPERT_ROLLOUT),
+            "expert": ExpertBot(self, rollout=EXPERT_ROLLOUT, iterations=EXPERT_ITERATIONS,
+                                 seconds=None),
         }
 
     # -- setting up --------------------------------------------------------------------------

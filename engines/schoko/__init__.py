@@ -6,12 +6,16 @@ from engines.schoko.engine import SchokoEngine, group_cutoff
 from engines.search import ExpertBot
 
 ENGINE = SchokoEngine()
+# The expert's budget a decision, in iterations (why not seconds: engines.search).
+EXPERT_ITERATIONS = 300
 # The expert searches the strong bot's best few placements, each answered by greedy play and
 # judged a few tiles on.
 ENGINE.bots = {
     **BOTS,
     "expert": ExpertBot(
         ENGINE,
+        iterations=EXPERT_ITERATIONS,
+        seconds=None,
         rollout=GreedyBot(ENGINE),
         candidates=expert_candidates,
         cutoff=group_cutoff,

@@ -6,6 +6,8 @@ from engines.skipbo_breakers.bots import BOTS, expert_candidates
 from engines.skipbo_breakers.engine import SkipBoBreakersEngine, hand_cutoff
 
 ENGINE = SkipBoBreakersEngine()
+# The expert's budget a decision, in iterations (why not seconds: engines.search).
+EXPERT_ITERATIONS = 200
 # The expert searches the strong bot's cheapest few plays (and passing), each played out by
 # strong bots to the end of the hand: random playouts say too little about who goes out
 # first. Its tree is the root alone (max_depth=1): deeper, every opponent's first reply would
@@ -14,6 +16,8 @@ ENGINE.bots = {
     **BOTS,
     "expert": ExpertBot(
         ENGINE,
+        iterations=EXPERT_ITERATIONS,
+        seconds=None,
         rollout="strong",
         candidates=expert_candidates,
         cutoff=hand_cutoff,

@@ -21,6 +21,12 @@ A finished record counts when all of this holds (docs/records.md, "What counts f
    person's seat can be; a peer's record names its own seat there only when the peer itself
    says it was away at the end (`away`): the host's word alone never makes it a leaver.
 
+A rated local game counts from its first move, whether it ends or not (`abandoned`): left
+by a key, its record ends `abandoned` at once; a game whose app was killed or whose terminal
+was closed mid-crash stays unfinished, may be taken up again for `RESUME_SECONDS` from its
+start, and counts once that time is over. Either way its person counts as having left: last,
+with the penalty, the bots sharing first place.
+
 A game is one game however many records of it exist (the host's and each peer's): `key`
 names it by engine, seed and the game's name in the proofs.
 """
@@ -29,6 +35,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,10 +43,15 @@ from engines import get_engine
 from engines.base import TEST_OPTIONS
 from net.players import identity
 from net.records import Record, RecordError, Replay
-from net.table import fairness
+from net.table import fairness, windows
+from net.table.session import BOT_LEVELS, HostSession, SeatInfo
 
 # What a peer's end line names a fair deal by (net.table.fairness verdict codes).
 FAIR_CODES = ("verified", "verified_gaps")
+
+# How long a rated local game that did not end (an app killed, a terminal closed) may be
+# taken up again before it counts as left by its person.
+RESUME_SECONDS = 24 * 3600.0
 
 # Why a record does not count, in English; the TUI says the same in the player's language.
 REASONS = {
@@ -55,6 +67,11 @@ REASONS = {
     "left": "the record's list of players who left is broken",
     "left_self": "only the host says that {name} (seat {n}), whose record this is, left the "
                  "game",
+    "unstarted": "the game was left before its first move",
+    "level": "seat {n} names {level!r}, which is no bot level",
+    "botmove": "seat {n}'s moves are not those of the {level} bot it names (move {move})",
+    "pending": "the game is not over: it counts as left unless it is taken up again within "
+               "a day of its start",
 }
 
 
@@ -101,15 +118,12 @@ def _plain(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
-def outcome(record: Record) -> Outcome:
-    """The counted game `record` shows; Unrated saying why it does not count."""
-    head = record.header
-    if not record.over:
-        raise Unrated("unfinished")
-    seed, game_id = head.get("seed"), head.get("game_id")
-    if type(seed) is not int or not isinstance(game_id, str):
-        raise Unrated("unverified")
-    _check_deal(record, seed, game_id)
+def outcome(record: Record, now: float | None = None) -> Outcome:
+    """The counted game `record` shows; Unrated saying why it does not count. `now` (the
+    time, by default the clock's) decides whether an unfinished local game counts as left."""
+    if not record.over or record.extra.get("abandoned") is True:
+        return _abandoned(record, time.time() if now is None else now)
+    seed, game_id, idents = _counting(record)
     try:
         replay = Replay(record)
     except RecordError as exc:
@@ -118,9 +132,36 @@ def outcome(record: Record) -> Outcome:
         raise Unrated("unfinished")
     if record.result is None or _plain(replay.result) != record.result:
         raise Unrated("result")
+    _check_bots(record, seed)
     players = record.players
-    idents = []
-    for seat, entry in enumerate(players):
+    left = _left(record, players) | _out_of_time(record)
+    places = get_engine(record.engine_id).places(replay.result or {})
+    return _outcome(record, seed, game_id, idents, places, left)
+
+
+def is_rated(record: Record) -> bool:
+    """Whether the game `record` holds counts for the ladder as it stands, from its first
+    move on: its deal and its players would count (not whether it is over)."""
+    try:
+        _counting(record)
+    except Unrated:
+        return False
+    return True
+
+
+def _counting(record: Record) -> tuple[int, str, list[str]]:
+    """(seed, game name, each seat's identity) of a record whose deal and players count;
+    Unrated otherwise (rules 2 and 3 of the module docstring)."""
+    head = record.header
+    seed, game_id = head.get("seed"), head.get("game_id")
+    if type(seed) is not int or not isinstance(game_id, str):
+        raise Unrated("unverified")
+    _check_deal(record, seed, game_id)
+    idents: list[str] = []
+    for seat, entry in enumerate(record.players):
+        level = entry.get("bot")
+        if level is not None and level not in BOT_LEVELS:
+            raise Unrated("level", n=seat + 1, level=str(level))
         ident = identity.proven(entry, game_id, seat)
         if ident is None:
             raise Unrated("unproven", name=str(entry["name"]), n=seat + 1)
@@ -129,13 +170,74 @@ def outcome(record: Record) -> Outcome:
         idents.append(ident)
     if all(ident.startswith(identity.BOT_PREFIX) for ident in idents):
         raise Unrated("bots")
-    left = _left(record, players)
-    places = get_engine(record.engine_id).places(replay.result or {})
+    return seed, game_id, idents
+
+
+def _abandoned(record: Record, now: float) -> Outcome:
+    """A rated local game its person left before the end (see the module docstring): they
+    count as last with the penalty, the bots share first place."""
+    if record.kind != "local":
+        raise Unrated("unfinished")
+    seed, game_id, idents = _counting(record)
+    if not record.moves:
+        raise Unrated("unstarted")
+    try:
+        replay = Replay(record)
+    except RecordError as exc:
+        raise Unrated("damaged", error=str(exc)) from None
+    if replay.over:  # a game played to its end is counted by its result, never as left
+        raise Unrated("result")
+    if not record.over and now < record.started + RESUME_SECONDS:
+        raise Unrated("pending")
+    _check_bots(record, seed)
+    left = {seat for seat, entry in enumerate(record.players) if not entry.get("bot")}
+    places = [2 if seat in left else 1 for seat in range(len(idents))]
+    return _outcome(record, seed, game_id, idents, places, left)
+
+
+def _outcome(record: Record, seed: int, game_id: str, idents: list[str], places: list[int],
+             left: set[int]) -> Outcome:
     seats = tuple(SeatOutcome(ident, str(entry["name"]), place, seat in left)
-                  for seat, (ident, entry, place) in enumerate(zip(idents, players, places,
-                                                                   strict=True)))
+                  for seat, (ident, entry, place) in enumerate(zip(idents, record.players,
+                                                                   places, strict=True)))
     return Outcome(game_key(record.engine_id, seed, game_id), record.engine_id,
                    record.started, seats)
+
+
+def checked_levels(engine_id: str) -> tuple[str, ...]:
+    """The bot levels whose every move a record can be checked against: those that decide
+    the same way for the same state and seed (the expert on a fixed budget of iterations,
+    never on a budget of seconds)."""
+    bots = get_engine(engine_id).bots
+    return tuple(level for level in BOT_LEVELS
+                 if getattr(bots[level], "seconds", None) is None)
+
+
+def _check_bots(record: Record, seed: int) -> None:
+    """Every move of a seat the record names a bot is the move that bot makes there: the
+    table's bots decide from the seed, the state number and the seat alone
+    (`HostSession.choose_for`), so anyone can replay a record and ask them. A seat relabelled
+    (a `strong` bot's seat called `expert`) fails."""
+    levels = checked_levels(record.engine_id)
+    seats = [SeatInfo(name=str(p["name"]), bot=p.get("bot")) for p in record.players]
+    session = HostSession(record.engine_id, seats, seed, record.header.get("options"))
+    for number, (seat, move) in enumerate(record.moves, 1):
+        level = seats[seat].bot
+        # A bot's pass in an interrupt window is the table's, applied when the window closes
+        # (net.table.windows), not asked of the bot at that state: it is not checked.
+        if (level in levels and move != windows.PASS
+                and _plain(session.choose_for(seat, level)) != move):
+            raise Unrated("botmove", n=seat + 1, level=str(level), move=number)
+        session.submit(seat, move)
+
+
+def _out_of_time(record: Record) -> set[int]:
+    """The people's seats whose clock ran out: from then on the table's bot played them
+    whenever their time ran out again, so the result is not theirs alone; they count as
+    having left (last, with the penalty), as README and docs/records.md say."""
+    marks = record.header.get("out_of_time") or []
+    return {seat for seat, _state in marks
+            if 0 <= seat < len(record.players) and not record.players[seat].get("bot")}
 
 
 def _check_deal(record: Record, seed: int, game_id: str) -> None:

@@ -98,7 +98,8 @@ def count(store: Ladders, path: Path) -> Counted:
         store.note(source, stamp, refused.code)
         return Counted(refused=refused)
     except Unrated as exc:
-        store.note(source, stamp, exc.code)
+        if exc.code != "pending":  # a game that may still be taken up is looked at again
+            store.note(source, stamp, exc.code)
         return Counted(refused=exc)
     changes = store.add_game(found)
     store.note(source, stamp, COUNTED)

@@ -22,6 +22,10 @@ MODEL = PlackettLuce()
 LEFT_PENALTY = 1.0
 # How many standard deviations the shown rating stays below the mean.
 CAUTION = 3.0
+# A person's rating is provisional (shown with "?") until this many counted games: a result
+# against them moves their opponents' ratings the less, the fewer games they have (bots,
+# whose level is known, count in full). A second key made to lose on purpose is new.
+PROVISIONAL_GAMES = 10
 
 
 @dataclass(frozen=True)
@@ -49,3 +53,33 @@ def rate(before: list[Skill], places: list[int], left: list[bool]) -> list[Skill
     after = MODEL.rate(teams, ranks=[float(r) for r in ranks])
     return [Skill(team[0].mu - (LEFT_PENALTY if gone else 0.0), team[0].sigma)
             for team, gone in zip(after, left, strict=True)]
+
+
+def provisional(games: int, bot: bool = False) -> bool:
+    """Whether a rating with `games` counted games is still provisional ("?")."""
+    return not bot and games < PROVISIONAL_GAMES
+
+
+def trust(games: int, bot: bool) -> float:
+    """How much a result against an opponent with `games` counted games weighs: nothing
+    against a person in their first game, growing with the square of their games to full
+    weight at PROVISIONAL_GAMES (a bot, whose level is known, weighs in full)."""
+    return 1.0 if bot else min(1.0, games / PROVISIONAL_GAMES) ** 2
+
+
+def weight(opponents: list[tuple[int, bool, int]]) -> float:
+    """How much of a game's move a seat gets, from its opponents (each: their counted games,
+    whether a bot, how often the two met before at this game): the mean of their trust,
+    each divided by one more than the meetings, so farming a new or the same second key
+    moves a rating little and less each time."""
+    if not opponents:
+        return 1.0
+    return sum(trust(games, bot) / (1 + met) for games, bot, met in opponents) / len(opponents)
+
+
+def damped(before: Skill, after: Skill, share: float, left: bool) -> Skill:
+    """`after` moved only `share` of the way from `before`; the penalty of a person who left
+    is paid in full whatever the share."""
+    penalty = LEFT_PENALTY if left else 0.0
+    mu = before.mu + share * (after.mu + penalty - before.mu) - penalty
+    return Skill(mu, before.sigma + share * (after.sigma - before.sigma))

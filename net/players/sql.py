@@ -15,7 +15,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from net.players import ratings
+from net.players import identity, ratings
 from net.players.counted import Outcome
 from net.players.ratings import Skill
 from net.players.store import (
@@ -170,6 +170,7 @@ class SqlLadders:
             before = {s.ident: self._skill(outcome.engine, s.ident) for s in seats}
             moved = ratings.rate([before[s.ident] for s in seats], [s.place for s in seats],
                                  [s.left for s in seats])
+            moved = self._weighed(outcome, before, moved)
             after = {ident: _merged(skill, [m for s, m in zip(seats, moved, strict=True)
                                             if s.ident == ident])
                      for ident, skill in before.items()}
@@ -200,6 +201,35 @@ class SqlLadders:
                     "WHERE excluded.seen >= players.seen",
                     (ident, name, outcome.started))
             return self._changes(outcome.key)
+
+    def _weighed(self, outcome: Outcome, before: dict[str, Skill],
+                 moved: list[Skill]) -> list[Skill]:
+        """Each seat's move scaled by `ratings.weight` of its opponents (new players and
+        repeated pairs count less: farming with second keys is pointless)."""
+        seats = outcome.seats
+        games = {s.ident: self._games(outcome.engine, s.ident) for s in seats}
+        bots = {s.ident: s.ident.startswith(identity.BOT_PREFIX) for s in seats}
+        out = []
+        for seat, after in zip(seats, moved, strict=True):
+            others = {o.ident for o in seats if o.ident != seat.ident}
+            share = ratings.weight([(games[o], bots[o],
+                                     self._met(outcome.engine, seat.ident, o))
+                                    for o in sorted(others)])
+            out.append(ratings.damped(before[seat.ident], after, share, seat.left))
+        return out
+
+    def _games(self, engine: str, ident: str) -> int:
+        row = self._row("SELECT games FROM ratings WHERE engine = ? AND ident = ?",
+                        (engine, ident))
+        return int(row[0]) if row else 0
+
+    def _met(self, engine: str, one: str, other: str) -> int:
+        """How many counted games of `engine` `one` and `other` played together."""
+        row = self._row("SELECT COUNT(DISTINCT a.game) FROM seats a JOIN seats b "
+                        "ON b.game = a.game JOIN games g ON g.key = a.game "
+                        "WHERE g.engine = ? AND a.ident = ? AND b.ident = ?",
+                        (engine, one, other))
+        return int(row[0]) if row else 0
 
     def _skill(self, engine: str, ident: str) -> Skill:
         row = self._row("SELECT mu, sigma FROM ratings WHERE engine = ? AND ident = ?",

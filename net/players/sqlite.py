@@ -22,6 +22,7 @@ from net.players.sql import Params, SqlLadders
 from net.players.store import StoreError
 
 BUSY_SECONDS = 30.0
+MEMORY = ":memory:"  # SQLite's name for a store that lives and dies with its connection
 WAL_RETRY = 0.01  # seconds between tries to switch a busy new file to WAL mode
 
 
@@ -45,11 +46,13 @@ class SqliteLadders(SqlLadders):
     def _wal(self) -> None:
         """Put the file in WAL mode. Switching takes the file for itself and does not wait
         for a busy file as other statements do: a new file that several sessions open at once
-        is tried again until it is free, BUSY_SECONDS at most."""
+        is tried again until it is free, BUSY_SECONDS at most. An in-memory store (the
+        benches') has no file to share and keeps its `memory` journal."""
         deadline = time.monotonic() + BUSY_SECONDS
         while True:
             try:
-                if self.db.execute("PRAGMA journal_mode = WAL").fetchone()[0] == "wal":
+                mode = self.db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+                if mode == "wal" or (mode == "memory" and str(self.path) == MEMORY):
                     return
             except sqlite3.OperationalError as exc:
                 if "locked" not in str(exc) and "busy" not in str(exc):

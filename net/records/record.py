@@ -343,6 +343,21 @@ class LocalRecorder:
         except OSError:
             self._writer = None
 
+    def abandon(self, session: HostSession) -> bool:
+        """End the record of a rated game its person leaves before the end, once it has begun:
+        `abandoned`, every person's seat `left` (docs/records.md); a game not begun stays
+        open. Whether the record now says so."""
+        if self._writer is None or session.over or not session.moves:
+            return False
+        people = [seat for seat, info in enumerate(session.seats) if not info.bot]
+        try:
+            self._writer.finish(None, abandoned=True, left=people)
+        except OSError:
+            return False
+        finally:
+            self._writer = None
+        return True
+
     def _end(self, session: HostSession) -> None:
         if self._writer is not None:
             with contextlib.suppress(OSError):

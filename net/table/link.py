@@ -24,7 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +46,9 @@ class TableLink(ABC):
     # Where this terminal keeps the game's record (net.records), once it has one; the results
     # screen counts the finished game for the ladder from it.
     record_path: Path | None = None
+    # Whether the game counts for the ladder from its first move (net.players.counted): the
+    # screen says so before that move, and what leaving costs.
+    rated: bool = False
 
     def __init__(self) -> None:
         self._listener: MessageListener = lambda message: None
@@ -111,6 +114,9 @@ class LocalLink(TableLink):
         self.seats = list(seats)
         self.bot_delay = bot_delay
         self._bots: asyncio.Task[None] | None = None
+        # Called when the table is left before its end (not by a crash): a rated game's record
+        # ends there, its person counted as having left (set by whoever keeps the record).
+        self.on_leave: Callable[[], Awaitable[None]] | None = None
         windows.seat_keyboard(session, self.seats)
 
     def finished_record(self) -> dict[str, Any] | None:
@@ -164,6 +170,9 @@ class LocalLink(TableLink):
             with contextlib.suppress(asyncio.CancelledError):
                 await self._bots
             self._bots = None
+        leave, self.on_leave = self.on_leave, None
+        if leave is not None and not crashed and not self.session.over:
+            await leave()
 
     def _broadcast(self, events: list[dict[str, Any]]) -> None:
         for seat in self._watchers():

@@ -306,10 +306,13 @@ async def test_a_guest_who_left_counts_last_with_a_penalty(relay: Relay) -> None
     gone = changes[2]
     assert gone.left and gone.place == 3
     assert gone.ident == quitter.link.deal.identity.fingerprint  # type: ignore[attr-defined]
-    # Last, and a little more: below what last place alone would have cost.
+    # Last, and a little more: below what last place alone would have cost (against two
+    # players new to the ladder, whose results weigh nothing yet, only the penalty is left).
     others = [c.place for c in changes[:2]]
     alone = ratings.rate([c.before for c in changes], [*others, max(others) + 1], [False] * 3)
-    assert gone.after.mu == pytest.approx(alone[2].mu - ratings.LEFT_PENALTY)
+    share = ratings.weight([(0, False, 0), (0, False, 0)])
+    expected = ratings.damped(gone.before, replace(alone[2], mu=alone[2].mu), share, False)
+    assert gone.after.mu == pytest.approx(expected.mu - ratings.LEFT_PENALTY)
 
 
 async def test_a_host_that_says_its_guests_left_is_refused_by_each_of_them(

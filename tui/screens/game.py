@@ -286,8 +286,9 @@ class GameScreen(TableScreen[None]):
             local_seats=tuple(self.link.seats),
             clock=data.get("clock"),
             clocks=data.get("clocks") if isinstance(data.get("clocks"), dict) else None,
-            # Hints are on at a local table; a networked host says whether it allows them.
-            hints=data.get("hints", self.link.code is None),
+            # Hints are on at a local table unless it is rated (a rated game is the person's
+            # own: docs/records.md); a networked host says whether it allows them.
+            hints=data.get("hints", self.link.code is None and not self.link.rated),
         )
         self.tables[seat] = table
         if self.latest is None or table.state_no >= self.latest.state_no:
@@ -297,6 +298,8 @@ class GameScreen(TableScreen[None]):
             board = self.board
             if data["type"] == "sync":
                 self._start_log(data.get("log", []))
+                if self.link.rated and table.result is None:
+                    self._log([("note", tr("game.rated"))], note=True)
                 if table.clocks is not None:  # how the clocks go, and the key for more time
                     words = setting_words(table.clocks)
                     key = "clock.note" if self.link.seats else "clock.note.watching"
@@ -530,7 +533,11 @@ class GameScreen(TableScreen[None]):
         play on this table's say (a hosted one) asks first as well."""
         if not self._leaving:
             self._leaving = True
-            self._log([("note", tr("game.leave_again"))], note=True)
+            table = self.latest
+            costly = (self.link.rated and table is not None and table.state_no > 0
+                      and table.result is None)
+            self._log([("note", tr("game.leave_rated" if costly else "game.leave_again"))],
+                      note=True)
             return
         self._leaving = False
         question = self.leave_question()

@@ -20,7 +20,7 @@ from net.players import identity, ladder
 from net.players.store import Standing, StoreError
 from tui.i18n import count_key, is_you, register, tr
 from tui.screens.base import KeySpec, TableScreen
-from tui.screens.ratings import number, player_name
+from tui.screens.ratings import number, player_name, rating_of
 from tui.widgets.footer import Footer
 
 # The longest ladder shown; a player further down still sees their own line below it.
@@ -121,7 +121,8 @@ class PlayersScreen(TableScreen[None]):
             table.add_row(Text(f"{'▸' if you else ' '}{standing.place}.", style=style),
                           Text(name + (f" ({tr('players.you')})" if you and not is_you(name)
                                        else ""), style=style),
-                          Text(number(standing.skill.rating), style=style, justify="right"),
+                          Text(rating_of(standing.skill.rating, standing.games, standing.ident),
+                               style=style, justify="right"),
                           Text(str(standing.games), justify="right"),
                           Text(standing.ident, style="dim"))
         mine_at = next((i for i, s in enumerate(shown) if s.ident == self.me), None)

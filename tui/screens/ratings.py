@@ -4,7 +4,7 @@ and why a game was not rated."""
 
 from __future__ import annotations
 
-from net.players import identity
+from net.players import identity, ratings
 from net.players.counted import Unrated
 from tui.i18n import language, localised_name, register, tr
 
@@ -23,6 +23,13 @@ def number(value: float, signed: bool = False) -> str:
     if text in ("+0.0", "-0.0"):
         text = "±0.0"
     return text.replace(".", ",") if language() == "de" else text
+
+
+def rating_of(rating: float, games: int, ident: str) -> str:
+    """A rating as the ladder and a player's page show it: with "?" while provisional (fewer
+    than `ratings.PROVISIONAL_GAMES` counted games of a person)."""
+    bot = ident.startswith(identity.BOT_PREFIX)
+    return number(rating) + ("?" if ratings.provisional(games, bot) else "")
 
 
 def unrated(refused: Unrated) -> str:
@@ -47,6 +54,9 @@ register(
             "rated.why.left": "the record's list of players who left is broken",
             "rated.why.left_self": "only the host says that {name} (seat {n}), whose "
                                    "record this is, left the game",
+            "rated.why.unstarted": "the game was left before its first move",
+            "rated.why.pending": "the game is not over; it counts as left unless it is taken "
+                                 "up again within a day of its start",
             "rated.rating": "rating {rating}",
             "rated.left": "left early",
         },
@@ -66,6 +76,9 @@ register(
             "rated.why.left": "die Liste der Spieler, die gegangen sind, ist beschädigt",
             "rated.why.left_self": "nur der Gastgeber sagt, dass {name} (Platz {n}), "
                                    "dessen Aufzeichnung das ist, das Spiel verlassen hat",
+            "rated.why.unstarted": "das Spiel wurde vor dem ersten Zug verlassen",
+            "rated.why.pending": "das Spiel ist nicht zu Ende; es zählt als verlassen, wenn es "
+                                 "nicht binnen eines Tages nach seinem Beginn fortgesetzt wird",
             "rated.rating": "Wertung {rating}",
             "rated.left": "vorzeitig gegangen",
         },

@@ -31,15 +31,23 @@ def text_of(widget: Static) -> str:
     return str(widget.render())
 
 
-async def play_to_results(pilot, app: TabletopApp) -> None:  # type: ignore[no-untyped-def]
-    """Press take/pay on what the board shows until the results screen is up."""
-    for _ in range(MAX_STEPS):
+async def play_to_results(pilot, app: TabletopApp, by_link: bool = False,  # type: ignore[no-untyped-def]
+                          steps: int = MAX_STEPS) -> None:
+    """Press take/pay on what the board shows until the results screen is up; `by_link`: send
+    the first legal move through the link instead (any game, when the play is not what a test
+    is about)."""
+    for _ in range(steps):
         await pilot.pause()
         screen = app.screen
         if isinstance(screen, ResultsScreen):
             return
         if isinstance(screen, HandoffScreen):
             await pilot.press("enter")
+            continue
+        if by_link:
+            table = screen.latest if isinstance(screen, GameScreen) else None
+            if table is not None and table.legal and table.seat in table.view["to_act"]:
+                await screen.link.send_move(table.seat, table.legal[0], table.state_no)
             continue
         boards = screen.query(GameBoard)
         if boards:

@@ -293,3 +293,25 @@ async def test_no_key_breaks_the_ladder_or_a_page(games: int) -> None:
             assert app.is_running and app.return_code is None, key
             assert isinstance(app.screen, PlayersScreen | PlayerPage), (key, app.screen)
         assert app.screen is players or isinstance(app.screen, PlayerPage)
+
+
+async def test_chez_geeks_results_show_each_seats_rating_change_in_sight() -> None:
+    """Chez Geek's job-and-goal column once took the whole row: the rating changes were drawn
+    past the right edge, at every size. (Ada's moves go through the link, the first legal
+    each time: the screen, not the play, is under test.)"""
+    from test_play import play_to_results
+
+    app = local_app("chez_geek", 1, 2, "strong", lang="en", bot_delay=0, names=["Ada"])
+    async with app.run_test(size=SIZES[1]) as pilot:
+        await play_to_results(pilot, app, by_link=True, steps=20_000)
+        results = app.screen
+        assert isinstance(results, ResultsScreen)
+        await until(pilot, lambda: results.rated, "the ratings")
+        for size in (SIZES[1], SIZES[0]):
+            await pilot.resize_terminal(*size)
+            await settle(pilot)
+            rows = list(results.query(".rating").results(Static))
+            assert len(rows) == 3
+            for row in rows:
+                shown = text(row)
+                assert "rating" in shown and 0 < row.region.right <= size[0], (size, row.region)

@@ -106,8 +106,8 @@ class ResultsScreen(TableScreen[str]):
                             mark = f"★ {tr('results.winner')}" if winner else ""
                             yield Static(Content(f"{self.names[seat]}\n{mark}"), classes="who")
                             detail = board.result_detail(self.result, seat)
-                            if detail is not None:
-                                yield detail
+                            if detail is not None:  # the column that gives way to the others
+                                yield detail.add_class("detail")
                             yield Static(self._rating_text(seat), id=f"rating-{seat}",
                                          classes="rating -rated" if self._counted else "rating")
                             yield Static(

@@ -19,7 +19,7 @@ NET = Path(__file__).resolve().parents[2] / "net"
 # only what stands on its own floor or below, and never a sibling package on its floor.
 FLOORS = {
     "net.home": 0, "net.wire": 0,
-    "net.table": 1,
+    "net.table": 1, "net.tournament": 1,
     "net.records": 2, "net.discovery": 2,
     "net.relay": 3, "net.players": 3,
     "net.host": 4, "net.peer": 4, "net.words": 4,

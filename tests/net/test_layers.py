@@ -25,7 +25,7 @@ FLOORS = {
     "net.host": 4, "net.peer": 4, "net.words": 4,
     "net.ssh": 5,
     "net.web": 6,
-    "net.headless": 6,
+    "net.headless": 6, "net.director": 7,
 }
 
 

@@ -1,0 +1,143 @@
+"""Tournaments played for real: a director opens a room per table on a relay on 127.0.0.1,
+headless clients take their reserved seats with their tokens and play with bots, and the
+rounds add up in the tournament's store."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from net.director import Director, Entry, Verdict
+from net.players.sqlite import SqliteLadders
+from net.players.tournaments import OVER, Event, Tournaments
+from net.relay.server import Relay
+
+
+@pytest.fixture
+def events(tmp_path: Path) -> Iterator[Tournaments]:
+    store = SqliteLadders(tmp_path / "table.sqlite")
+    try:
+        yield Tournaments(store)
+    finally:
+        store.close()
+
+
+def entries(events: Tournaments, tid: str, people: int, bots: int, relay: Relay,
+            wait: float = 60.0) -> list[Entry]:
+    """`people` headless clients and `bots` bot entrants, in entry order."""
+    out = []
+    for i in range(people):
+        events.enter(tid, f"p{i + 1}", f"Player {i + 1}")
+        out.append(Entry(events, tid, f"p{i + 1}", f"Player {i + 1}", server=relay.url,
+                         wait=wait))
+    for i in range(bots):
+        events.enter(tid, f"b{i + 1}", f"Bot {i + 1}", bot="random")
+    return out
+
+
+async def play_all(entry: Entry, rounds: int) -> list[Verdict]:
+    return [await entry.play_round(n) for n in range(1, rounds + 1)]
+
+
+async def test_a_swiss_of_nine_over_three_rounds_pairs_without_repeats(
+        events: Tournaments, relay: Relay) -> None:
+    events.create(Event("friday", "schoko", "swiss", rounds=3, size=2, starts=time.time()))
+    clients = entries(events, "friday", people=6, bots=3, relay=relay)
+    director = Director(events, "friday", relay.url, show_up=30.0, ladders=events.db)
+    verdicts = await asyncio.wait_for(
+        asyncio.gather(director.run(), *(play_all(c, 3) for c in clients)), 240)
+    assert events.event("friday").status == OVER
+    for mine in verdicts[1:]:
+        assert [v.ok for v in mine] == [True] * 3, mine  # every deal verified by its players
+    tables = events.tables("friday")
+    assert sorted({t.round for t in tables}) == [1, 2, 3]
+    met = Counter(frozenset(t.seats) for t in tables if None not in t.seats)
+    assert max(met.values()) == 1
+    byes = [next(p for p in t.seats if p) for t in tables if None in t.seats]
+    assert len(byes) == 3 and len(set(byes)) == 3  # one strong-bot game a round, a new player
+    assert all(t.places is not None and not t.absent for t in tables)
+    # Scored by the rules: a player's score is their share of games won, draws half.
+    rows = events.standings("friday")
+    assert len(rows) == 9 and rows[0]["rank"] == 1
+    for row in rows:
+        mine = [t for t in tables if row["player"] in t.seats]
+        won = sum(t.outcome().points(t.seats.index(row["player"])) for t in mine)
+        assert row["score"] == won and len(mine) == 3
+    # 12 games between players, 1 point each, and what the byes took from the strong bot.
+    assert sum(r["score"] for r in rows) == 12 + sum(
+        t.outcome().points(t.seats.index(next(p for p in t.seats if p)))
+        for t in tables if None in t.seats)
+    assert {"buchholz", "sonneborn_berger"} <= set(rows[0])
+    # Every game is a record that counts for the ratings, but where the rules refuse it:
+    # a table of bots alone, or two of this test's clients, who share one identity key.
+    for played in director.played:
+        people = [p for p in played.row.seats if p and p.startswith("p")]
+        expected = ("counted" if len(people) == 1 else
+                    "only bots played it" if not people else "plays two seats")
+        assert expected in played.counted, (played.row.seats, played.counted)
+
+
+async def test_a_player_who_does_not_come_forfeits_the_round(
+        events: Tournaments, relay: Relay) -> None:
+    events.create(Event("quick", "schoko", "swiss", rounds=1, size=2, starts=time.time()))
+    clients = entries(events, "quick", people=3, bots=1, relay=relay)
+    director = Director(events, "quick", relay.url, show_up=2.0)
+    # p3 never comes: the strong bot plays their seat, and the round is lost for them.
+    await asyncio.wait_for(asyncio.gather(director.run(), *(c.play_round(1)
+                                                            for c in clients[:2])), 120)
+    table = next(t for t in events.tables("quick") if "p3" in t.seats)
+    assert table.absent == ["p3"] and table.places is not None
+    rows = {r["player"]: r for r in events.standings("quick")}
+    assert rows["p3"]["score"] == 0.0 and rows["p3"]["rounds"] == [0.0]
+    other = next(p for p in table.seats if p != "p3")
+    assert rows[other]["score"] == table.outcome().points(table.seats.index(other))
+
+
+async def duplicate_round(events: Tournaments, relay: Relay, tid: str,
+                          organiser: type[Director]) -> dict[str, Verdict]:
+    """One duplicate round of Schöne Sch#!?e for six clients at two tables; each client's
+    verdict on its table's deal."""
+    events.create(Event(tid, "schoene", "swiss", rounds=1, size=3, starts=time.time(),
+                        duplicate=True))
+    clients = entries(events, tid, people=6, bots=0, relay=relay)
+    director = organiser(events, tid, relay.url, show_up=30.0)
+    results = await asyncio.wait_for(
+        asyncio.gather(director.run(), *(c.play_round(1) for c in clients)), 180)
+    return dict(zip([c.player for c in clients], results[1:], strict=True))
+
+
+async def test_a_duplicate_round_deals_every_table_the_same_and_each_player_checks_it(
+        events: Tournaments, relay: Relay) -> None:
+    verdicts = await duplicate_round(events, relay, "dup", Director)
+    assert all(v.ok for v in verdicts.values()), verdicts
+    first, second = events.tables("dup")
+    assert first.deal_seed == second.deal_seed
+    (played,) = events.rounds("dup")
+    assert played.commitment and played.seed  # committed with the pairings, then revealed
+    # Each player is scored against the one who held the same seat of the deal elsewhere.
+    points = {r["player"]: r["score"] for r in events.standings("dup")}
+    for seat in range(3):
+        assert points[first.seats[seat]] + points[second.seats[seat]] == 1.0
+
+
+class Crooked(Director):
+    """An organiser who deals the second table from a seed of their own choosing."""
+
+    def table_seed(self, board: int, deal: int | None) -> int | None:
+        return deal if board == 0 or deal is None else deal ^ 1
+
+
+async def test_a_table_dealt_from_another_seed_fails_its_players_check(
+        events: Tournaments, relay: Relay) -> None:
+    verdicts = await duplicate_round(events, relay, "bent", Crooked)
+    first, second = events.tables("bent")
+    for player in first.seats:
+        assert verdicts[player].ok, verdicts[player]
+    for player in second.seats:
+        assert not verdicts[player].ok
+        assert "not dealt from the round's seed" in verdicts[player].text

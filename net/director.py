@@ -18,11 +18,11 @@ and its table's seed is the one that round seed gives.
 from __future__ import annotations
 
 import asyncio
-import logging
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from engines import get_engine
 from net.headless import PeerBot
@@ -32,12 +32,13 @@ from net.peer.remote import JoinError, RemoteLink
 from net.players import ladder
 from net.players.tournaments import OVER, RUNNING, Event, TableRow, Tournaments
 from net.tournament import duplicate
+from net.tournament.arena import Arena
 from net.tournament.plan import next_round
 from net.tournament.roundrobin import rounds_for
 from net.tournament.swiss import Table
 from net.wire import proofs
 
-log = logging.getLogger("tabletop.director")
+T = TypeVar("T")
 
 SHOW_UP = 120.0  # seconds a player has to take their seat before the round starts without them
 POLL = 0.1  # seconds between looks at the store while waiting for it
@@ -73,6 +74,9 @@ class Director:
         """Wait for the start, play every round, and close the event."""
         event = self.event()
         await asyncio.sleep(max(0.0, event.starts - time.time()))
+        if event.kind == "arena":
+            await self.run_arena(event)
+            return
         players = [e.player for e in self.store.entrants(self.tid)]
         rounds = event.rounds
         if event.kind == "roundrobin":
@@ -81,6 +85,52 @@ class Director:
         for number in range(len(self.store.rounds(self.tid)) + 1, rounds + 1):
             await self.run_round(number)
         self.store.set_status(self.tid, OVER)
+
+    async def run_arena(self, event: Event) -> None:
+        """An arena: for `event.length` seconds, whoever is free sits down at a new table at once
+        (each table is a "round" of its own in the store); a player who did not come to their
+        table is paused, as Lichess pauses one who left, until they enter again."""
+        self.store.set_status(self.tid, RUNNING)
+        ends = event.starts + event.length
+        field = Arena(event.size, ends)
+        known: set[str] = set()
+        games: set[asyncio.Task[None]] = set()
+        number = len(self.store.rounds(self.tid))
+        while time.time() < ends or games:
+            for entrant in self.store.entrants(self.tid):
+                if entrant.player not in known:  # entries stay open while it runs
+                    known.add(entrant.player)
+                    field.free(entrant.player)
+            for table in field.pair(time.time()):
+                number += 1
+                self.store.open_round(self.tid, number, [table])
+                task = asyncio.get_running_loop().create_task(
+                    self._arena_table(event, field, number, table))
+                games.add(task)
+                task.add_done_callback(games.discard)
+            await asyncio.sleep(POLL)
+        self.store.set_status(self.tid, OVER)
+
+    async def _arena_table(self, event: Event, field: Arena, number: int,
+                           table: Table) -> None:
+        entrants = {e.player: e for e in self.store.entrants(self.tid)}
+        host = await self._open(event, number, 0, table, entrants, None)
+        (missing,) = await self._seated([host])
+        for seat in missing:
+            host.seats[seat] = bot_seat(seat, FILLER)
+        host.start()
+        try:
+            await host.finished.wait()
+            row = self._finish(number, 0, host, table, missing)
+        finally:
+            await host.close("the game is over")
+        self.store.close_round(self.tid, number)
+        outcome = row.outcome()
+        assert outcome is not None
+        field.finish(outcome)
+        for player in outcome.players():
+            if player not in outcome.absent:
+                field.free(player)
 
     def table_seed(self, board: int, deal: int | None) -> int | None:
         """The seed table `board` is dealt from: the round's deal in a duplicate round, else
@@ -146,7 +196,7 @@ class Director:
         return missing()
 
     def _finish(self, number: int, board: int, host: NetHost, table: Table,
-                missing: list[int]) -> None:
+                missing: list[int]) -> TableRow:
         session = host.session
         if session is None or not session.over:
             raise RuntimeError(f"table {board + 1} of round {number} did not end")
@@ -159,6 +209,7 @@ class Director:
             counted = "counted" if outcome.refused is None else str(outcome.refused)
         row = self.store.tables(self.tid, number)[board]
         self.played.append(Played(row, counted))
+        return row
 
 
 @dataclass
@@ -185,9 +236,15 @@ class Entry:
     async def seat(self, number: int) -> tuple[str, str, str] | None:
         """This player's way into round `number` once the pairings give it (None: the
         round came and went without a seat for them, or the event is over)."""
-        deadline = time.monotonic() + self.wait
-        while time.monotonic() < deadline:
-            found = self.store.seat_of(self.tid, number, self.player)
+        return await self._watch(lambda: self.store.seat_of(self.tid, number, self.player),
+                                 self.wait)
+
+    async def _watch(self, find: Callable[[], T | None], wait: float | None) -> T | None:
+        """What `find` gives once it gives something; None once the event is over or `wait`
+        seconds passed (None: no limit)."""
+        deadline = None if wait is None else time.monotonic() + wait
+        while deadline is None or time.monotonic() < deadline:
+            found = find()
             if found is not None:
                 return found
             event = self.store.event(self.tid)
@@ -195,6 +252,22 @@ class Entry:
                 return None
             await asyncio.sleep(POLL)
         return None
+
+    async def play_arena(self) -> list[Verdict]:
+        """Play every arena table this player is given until the arena is over."""
+        verdicts: list[Verdict] = []
+        number = 0
+        while True:
+            found = await self._next_table(number)
+            if found is None:
+                return verdicts
+            number = found
+            verdicts.append(await self.play_round(number))
+
+    async def _next_table(self, after: int) -> int | None:
+        """The number of this player's next arena table after `after` (None: it is over)."""
+        return await self._watch(lambda: self.store.next_seat(self.tid, self.player, after),
+                                 None)
 
     async def play_round(self, number: int) -> Verdict:
         """Sit at this player's table of round `number`, play it out, check its deal."""

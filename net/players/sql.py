@@ -103,7 +103,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             rounds INTEGER NOT NULL,
             size INTEGER NOT NULL,
             starts DOUBLE PRECISION NOT NULL,
-            minutes INTEGER NOT NULL,
+            length DOUBLE PRECISION NOT NULL,
             duplicate INTEGER NOT NULL,
             season TEXT,
             organiser TEXT NOT NULL,

@@ -20,6 +20,8 @@ from net.tournament import arena, duplicate
 from net.tournament.plan import FORMATS
 from net.tournament.scoring import Outcome, standings
 from net.tournament.swiss import Table
+from net.wire.frames import MAX_NAME
+from net.wire.text import clean
 
 # An event's life: open for entries, running its rounds, over (results final).
 OPEN, RUNNING, OVER = "open", "running", "over"
@@ -34,7 +36,7 @@ class Event:
     rounds: int  # Swiss: fixed in advance; round-robin: set when it starts; arena: 0
     size: int  # seats at a table
     starts: float  # epoch seconds
-    minutes: int = 0  # an arena's length
+    length: float = 0.0  # an arena's length in seconds
     duplicate: bool = False  # every table of a round plays the round's deal
     season: str | None = None  # the season an arena counts for ("2026-12"), if any
     organiser: str = ""
@@ -93,11 +95,11 @@ class Tournaments:
             if self.db._row("SELECT 1 FROM tournaments WHERE id = ?", (event.id,)):
                 raise ValueError(f"there is a tournament {event.id} already")
             self.db._rows(
-                "INSERT INTO tournaments (id, engine, kind, rounds, size, starts, minutes, "
+                "INSERT INTO tournaments (id, engine, kind, rounds, size, starts, length, "
                 "duplicate, season, organiser, status, created) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (event.id, event.engine, event.kind, event.rounds, event.size, event.starts,
-                 event.minutes, int(event.duplicate), event.season, event.organiser,
+                 event.length, int(event.duplicate), event.season, event.organiser,
                  event.status, event.created))
 
     def event(self, tid: str) -> Event | None:
@@ -116,7 +118,9 @@ class Tournaments:
 
     # -- the field -------------------------------------------------------------------------
     def enter(self, tid: str, player: str, name: str, bot: str | None = None) -> Entrant:
-        """Enter `player` (once; entering again changes nothing) while entries are open."""
+        """Enter `player` (once; entering again changes nothing) while entries are open;
+        the name is cleaned as a name from the wire is."""
+        name = clean(name, MAX_NAME) or "player"
         with self.db._writing():
             event = self.event(tid)
             if event is None:
@@ -169,6 +173,12 @@ class Tournaments:
         row = self.db._row("SELECT code, token, proof_key FROM tournament_seats WHERE "
                            "tournament = ? AND round = ? AND player = ?", (tid, number, player))
         return None if row is None else (row[0], row[1], row[2])
+
+    def next_seat(self, tid: str, player: str, after: int) -> int | None:
+        """The first round (an arena's table) after `after` with a seat for `player`."""
+        row = self.db._row("SELECT MIN(round) FROM tournament_seats WHERE tournament = ? AND "
+                           "player = ? AND round > ?", (tid, player, after))
+        return None if row is None or row[0] is None else int(row[0])
 
     def table_done(self, tid: str, number: int, board: int, places: list[int],
                    absent: list[str], game: str | None) -> None:
@@ -244,11 +254,11 @@ class Tournaments:
                 "standings": self.standings(tid)}
 
 
-_EVENT = ("id, engine, kind, rounds, size, starts, minutes, duplicate, season, organiser, "
+_EVENT = ("id, engine, kind, rounds, size, starts, length, duplicate, season, organiser, "
           "status, created")
 
 
 def _event(row: tuple[Any, ...]) -> Event:
-    tid, engine, kind, rounds, size, starts, minutes, dup, season, organiser, status, made = row
-    return Event(tid, engine, kind, int(rounds), int(size), float(starts), int(minutes),
+    tid, engine, kind, rounds, size, starts, length, dup, season, organiser, status, made = row
+    return Event(tid, engine, kind, int(rounds), int(size), float(starts), float(length),
                  bool(dup), season, organiser, status, float(made))

@@ -16,6 +16,7 @@ from net.director import Director, Entry, Verdict
 from net.players.sqlite import SqliteLadders
 from net.players.tournaments import OVER, Event, Tournaments
 from net.relay.server import Relay
+from net.tournament import arena
 
 
 @pytest.fixture
@@ -141,3 +142,27 @@ async def test_a_table_dealt_from_another_seed_fails_its_players_check(
     for player in second.seats:
         assert not verdicts[player].ok
         assert "not dealt from the round's seed" in verdicts[player].text
+
+
+async def test_an_arena_seats_whoever_is_free_until_its_time_is_up(
+        events: Tournaments, relay: Relay) -> None:
+    events.create(Event("blitz", "schoko", "arena", rounds=0, size=2, starts=time.time(),
+                        length=6.0))
+    clients = entries(events, "blitz", people=2, bots=2, relay=relay)
+    director = Director(events, "blitz", relay.url, show_up=10.0)
+    results = await asyncio.wait_for(
+        asyncio.gather(director.run(), *(c.play_arena() for c in clients)), 120)
+    event = events.event("blitz")
+    assert event.status == OVER
+    tables = events.tables("blitz")
+    rounds = events.rounds("blitz")
+    assert len(tables) >= 4 and all(r.started < event.starts + 6.0 for r in rounds)
+    for client, verdicts in zip(clients, results[1:], strict=True):
+        mine = [t for t in tables if client.player in t.seats]
+        assert len(verdicts) == len(mine) >= 2 and all(v.ok for v in verdicts)
+    # The standings are the arena's rules over the games in the order they were dealt.
+    tally = arena.replay(2, [t.outcome() for t in tables])
+    rows = events.standings("blitz")
+    assert [(r["player"], r["score"]) for r in rows] == [
+        (r.player, r.points) for r in tally.standings()]
+    assert sum(r["games"] for r in rows) == 2 * len(tables)

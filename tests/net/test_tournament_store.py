@@ -73,7 +73,7 @@ def test_rounds_tables_seats_and_results_add_up_to_standings_and_an_export(
 
 
 def test_an_arena_adds_up_points_by_place_with_streaks(events: Tournaments) -> None:
-    events.create(Event("arena", "schoko", "arena", rounds=0, size=2, starts=1.0, minutes=30))
+    events.create(Event("arena", "schoko", "arena", rounds=0, size=2, starts=1.0, length=1800.0))
     for who in ("a", "b"):
         events.enter("arena", who, who.upper())
     for number in (1, 2, 3):

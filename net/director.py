@@ -18,6 +18,7 @@ and its table's seed is the one that round seed gives.
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import time
 from collections.abc import Callable
@@ -29,7 +30,8 @@ from net.headless import PeerBot
 from net.host.authority import NetHost
 from net.host.seats import Seat, bot_seat, new_token
 from net.peer.remote import JoinError, RemoteLink
-from net.players import ladder
+from net.peer.tokens import OWNER_ENV
+from net.players import identity, ladder
 from net.players.tournaments import OVER, RUNNING, Event, TableRow, Tournaments
 from net.tournament import duplicate
 from net.tournament.arena import Arena
@@ -43,6 +45,15 @@ T = TypeVar("T")
 SHOW_UP = 120.0  # seconds a player has to take their seat before the round starts without them
 POLL = 0.1  # seconds between looks at the store while waiting for it
 FILLER = "strong"  # the bot that fills an odd seat
+
+
+def player_key(name: str) -> str:
+    """Who enters from here: this installation's identity, or the SSH table's owner of the
+    session, or (keyless and alone) the name."""
+    mine = identity.mine()
+    if mine is not None:
+        return mine.fingerprint
+    return os.environ.get(OWNER_ENV) or f"name:{name}"
 
 
 @dataclass

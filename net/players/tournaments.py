@@ -222,8 +222,9 @@ class Tournaments:
             out.append(games)
         return out
 
-    def standings(self, tid: str) -> list[dict[str, Any]]:
-        """The standings as rows (rank, player, name, score and the named tie-breaks)."""
+    def standings(self, tid: str, upto: int | None = None) -> list[dict[str, Any]]:
+        """The standings as rows (rank, player, name, score and the named tie-breaks), after
+        round `upto` (None: every round finished so far; an arena counts every game)."""
         event = self.event(tid)
         names = {e.player: e.name for e in self.entrants(tid)}
         if event is not None and event.kind == "arena":
@@ -238,7 +239,7 @@ class Tournaments:
                              "score": runner.points, "wins": runner.wins,
                              "games": runner.games, "on_fire": runner.on_fire})
             return rows
-        lines = standings(self.outcomes(tid), names)
+        lines = standings(self.outcomes(tid)[:upto], names)
         return [{**line.as_dict(), "name": names.get(line.player, line.player)}
                 for line in lines]
 

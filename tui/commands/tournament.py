@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from typing import Any, NoReturn
 
 from engines import ENGINE_IDS, get_engine
-from net.players import identity, ladder
+from net.players import ladder
 from net.players.store import StoreError
 from net.players.tournaments import Event, Tournaments
 from net.table.session import BOT_LEVELS
@@ -129,15 +129,6 @@ def _events() -> Iterator[Tournaments]:
         store.close()
 
 
-def player_key(name: str) -> str:
-    """Who enters: this installation's identity, or the SSH table's name for its player, or
-    (keyless) the name."""
-    mine = identity.mine()
-    if mine is not None:
-        return mine.fingerprint
-    return os.environ.get("TABLETOP_TUI_SEATS_OWNER") or f"name:{name}"
-
-
 def run(args: argparse.Namespace) -> None:
     actions: dict[str, Callable[[argparse.Namespace, Tournaments], None]] = {
         "new": _new, "list": _list, "join": _join, "run": _direct, "standings": _standings}
@@ -149,6 +140,8 @@ def run(args: argparse.Namespace) -> None:
 
 
 def _new(args: argparse.Namespace, events: Tournaments) -> None:
+    from net.director import player_key
+
     engine = get_engine(args.game)
     seats = args.seats or max(2, engine.min_players)
     if not engine.min_players <= seats <= min(engine.max_players, 6):
@@ -193,14 +186,14 @@ def describe(event: Event) -> str:
 
 
 def _join(args: argparse.Namespace, events: Tournaments) -> None:
+    from net.director import Entry, player_key  # the network only for this command
+
     name = args.name or os.environ.get("USER") or "player"
     key = player_key(name)
     entrant = events.enter(args.id, key, name)
     print(f"entered {args.id} as {clean(entrant.name)} (number {entrant.entry})")
     if args.bot is None:
         return
-    from net.director import Entry  # the network only for a seat played from here
-
     entry = Entry(events, args.id, key, name, level=args.bot, server=args.server)
     event = events.event(args.id)
     assert event is not None

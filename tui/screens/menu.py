@@ -11,11 +11,12 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from tui.i18n import tr
+from tui.screens import tournament_words  # noqa: F401  (the menu's word for it)
 from tui.screens.base import KeySpec, TableScreen
 from tui.widgets.footer import Footer
 
 MENU_ITEMS = ("play", "host", "join", "tables", "quick", "rules", "settings", "past", "players",
-              "quit")
+              "tournaments", "quit")
 
 BANNER = "♠ ♥  tabletop-tui  ♦ ♣"
 

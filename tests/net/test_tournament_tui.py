@@ -1,0 +1,83 @@
+"""Menu → Tournaments by keys alone: the list, entering, the standings with their tie-breaks
+named, a round's pairings, and sitting down at your reserved table when the director starts
+the round (a real director hosting on a relay on 127.0.0.1)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+import pytest
+from test_net_tui import screen_of, until
+from textual.widgets import DataTable, Static
+
+from net.director import Director, player_key
+from net.host.hosting import TABLE_RELAY_ENV
+from net.players import ladder
+from net.players.tournaments import Event, Tournaments
+from net.relay.server import Relay
+from tui.app import TabletopApp
+from tui.screens.game import GameScreen
+from tui.screens.menu import MENU_ITEMS, MenuScreen
+from tui.screens.tournaments import TournamentsScreen
+
+
+def shown(screen: TournamentsScreen, part: str) -> str:
+    return str(screen.query_one(f"#tn-{part}", Static).render())
+
+
+async def test_tournaments_by_keys_enter_read_the_standings_and_sit_down(
+        tmp_path: Path, relay: Relay, monkeypatch: pytest.MonkeyPatch) -> None:
+    table = tmp_path / "table.sqlite"
+    monkeypatch.setenv(ladder.TABLE_ENV, str(table))
+    monkeypatch.setenv(TABLE_RELAY_ENV, relay.url)
+    store = ladder.open_store(table)
+    events = Tournaments(store)
+    events.create(Event("old", "schoko", "swiss", rounds=1, size=2, starts=time.time() - 99))
+    events.enter("old", "ann", "Ann")
+    events.enter("old", "b1", "Bot [/]One", bot="random")  # markup in a name stays text
+    events.open_round("old", 1, [("ann", "b1")])
+    events.table_done("old", 1, 0, [2, 1], [], None)
+    events.close_round("old", 1)
+    events.create(Event("cup", "schoko", "swiss", rounds=1, size=2, starts=time.time()))
+    events.enter("cup", "b1", "Bot [/]One", bot="random")
+    director: asyncio.Task[None] | None = None
+    app = TabletopApp(lang="en")
+    try:
+        async with app.run_test(size=(100, 40)) as pilot:
+            await until(pilot, screen_of(pilot, MenuScreen), "the menu")
+            await pilot.press(*["down"] * MENU_ITEMS.index("tournaments"), "enter")
+            screen = await until(pilot, screen_of(pilot, TournamentsScreen), "tournaments")
+            listing = screen.query_one("#tn-list", DataTable)
+            assert listing.row_count == 2 and screen.chosen == "old"
+            assert "Buchholz" in shown(screen, "head") and "Sonneborn-Berger" in shown(
+                screen, "head")
+            assert "press j" in shown(screen, "you")
+            assert "Ann – Bot [/]One  0–1" in shown(screen, "pairings")
+            standings = screen.query_one("#tn-standings", DataTable)
+            assert [str(standings.get_row_at(i)[1]) for i in range(2)] == ["Bot [/]One", "Ann"]
+            await pilot.press("down")  # the cup
+            await until(pilot, lambda: screen.chosen == "cup", "the cup chosen")
+            await pilot.press("j")
+            me = player_key(screen.player_name)
+            assert [e.player for e in events.entrants("cup")] == ["b1", me]
+            await until(pilot, lambda: "You are entered" in shown(screen, "you"), "entered")
+            await pilot.press("j")  # again: nothing changes
+            assert len(events.entrants("cup")) == 2
+            await pilot.press("left", "right", "x", "ctrl+d")  # no key in any state may crash
+            director = asyncio.get_running_loop().create_task(
+                Director(events, "cup", relay.url, show_up=60.0).run())
+            await until(pilot, lambda: "press s" in shown(screen, "you"), "my table ready")
+            pairings = shown(screen, "pairings")
+            assert "Round 1:" in pairings and "Bot [/]One" in pairings
+            assert screen.player_name in pairings
+            await pilot.press("s")
+            game = await until(pilot, screen_of(pilot, GameScreen), "my table's game")
+            (row,) = events.tables("cup", 1)
+            assert game.link.seat == row.seats.index(me)  # the seat reserved for me
+    finally:
+        if director is not None:
+            director.cancel()
+            await asyncio.gather(director, return_exceptions=True)
+        store.close()

@@ -32,7 +32,7 @@ from net.host.seats import Seat, bot_seat, new_token
 from net.peer.remote import JoinError, RemoteLink
 from net.peer.tokens import OWNER_ENV
 from net.players import identity, ladder
-from net.players.tournaments import OVER, RUNNING, Event, TableRow, Tournaments
+from net.players.tournaments import OPEN, OVER, RUNNING, Event, TableRow, Tournaments
 from net.tournament import duplicate
 from net.tournament.arena import Arena
 from net.tournament.plan import next_round
@@ -263,6 +263,23 @@ class Entry:
                 return None
             await asyncio.sleep(POLL)
         return None
+
+    async def play_event(self) -> list[Verdict]:
+        """Play every round (or arena table) this player is given until the event is over;
+        a verdict for each game."""
+        event = self.store.event(self.tid)
+        if event is not None and event.kind == "arena":
+            return await self.play_arena()
+        verdicts: list[Verdict] = []
+        number = 1
+        while (event := self.store.event(self.tid)) is not None:
+            if event.status != OPEN and event.rounds and number > event.rounds:
+                break
+            if await self.seat(number) is None:
+                break
+            verdicts.append(await self.play_round(number))
+            number += 1
+        return verdicts
 
     async def play_arena(self) -> list[Verdict]:
         """Play every arena table this player is given until the arena is over."""

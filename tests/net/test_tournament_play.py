@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from net.director import Director, Entry, Verdict
+from net.peer.remote import JoinError, RemoteLink
 from net.players.sqlite import SqliteLadders
 from net.players.tournaments import OVER, Event, Tournaments
 from net.relay.server import Relay
@@ -166,3 +167,40 @@ async def test_an_arena_seats_whoever_is_free_until_its_time_is_up(
     assert [(r["player"], r["score"]) for r in rows] == [
         (r.player, r.points) for r in tally.standings()]
     assert sum(r["games"] for r in rows) == 2 * len(tables)
+
+
+async def test_a_round_robin_of_three_meets_everyone_once_and_the_bot_in_turn(
+        events: Tournaments, relay: Relay) -> None:
+    events.create(Event("rr", "schoko", "roundrobin", rounds=0, size=2, starts=time.time()))
+    clients = entries(events, "rr", people=2, bots=1, relay=relay)
+    director = Director(events, "rr", relay.url, show_up=30.0)
+    results = await asyncio.wait_for(
+        asyncio.gather(director.run(), *(c.play_event() for c in clients)), 180)
+    assert [[v.ok for v in mine] for mine in results[1:]] == [[True] * 3] * 2
+    tables = events.tables("rr")
+    assert events.event("rr").rounds == 3 and len(tables) == 6
+    people = [frozenset(t.seats) for t in tables if None not in t.seats]
+    assert sorted(map(sorted, people)) == [["b1", "p1"], ["b1", "p2"], ["p1", "p2"]]
+    assert sorted(next(p for p in t.seats if p) for t in tables if None in t.seats) == [
+        "b1", "p1", "p2"]
+
+
+async def test_a_stranger_with_the_code_cannot_take_a_reserved_seat(
+        events: Tournaments, relay: Relay) -> None:
+    """Someone who learnt a table's join code (a player showed it around) finds every seat
+    taken: each is reserved for its player's token; the player still sits down."""
+    events.create(Event("lock", "schoko", "swiss", rounds=1, size=2, starts=time.time()))
+    (ann,) = entries(events, "lock", people=1, bots=1, relay=relay)
+    director = Director(events, "lock", relay.url, show_up=30.0)
+    running = asyncio.get_running_loop().create_task(director.run())
+    code, _, _ = await ann.seat(1)
+    stranger = RemoteLink(code, "Player 1", server=relay.url, remember=False)
+    with pytest.raises(JoinError) as refused:
+        await stranger.connect()
+    assert refused.value.code == "table_full"
+    await stranger.close()
+    verdict = await asyncio.wait_for(ann.play_round(1), 60)
+    await asyncio.wait_for(running, 60)
+    assert verdict.ok
+    (table,) = events.tables("lock")
+    assert table.absent == [] and "p1" in table.seats

@@ -195,20 +195,8 @@ def _join(args: argparse.Namespace, events: Tournaments) -> None:
     if args.bot is None:
         return
     entry = Entry(events, args.id, key, name, level=args.bot, server=args.server)
-    event = events.event(args.id)
-    assert event is not None
-
-    async def play() -> None:
-        if event.kind == "arena":
-            verdicts = await entry.play_arena()
-        else:
-            verdicts = []
-            for number in range(1, event.rounds + 1):
-                verdicts.append(await entry.play_round(number))
-        for number, verdict in enumerate(verdicts, 1):
-            print(f"game {number}: {verdict.text}")
-
-    asyncio.run(play())
+    for number, verdict in enumerate(asyncio.run(entry.play_event()), 1):
+        print(f"game {number}: {verdict.text}")
 
 
 def _direct(args: argparse.Namespace, events: Tournaments) -> None:

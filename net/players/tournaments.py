@@ -243,6 +243,26 @@ class Tournaments:
         return [{**line.as_dict(), "name": names.get(line.player, line.player)}
                 for line in lines]
 
+    def season(self, engine: str, month: str) -> list[dict[str, Any]]:
+        """A season's standings: the points of every arena of `engine` that counts for
+        `month` (YYYY-MM) added up, then the wins; with the arenas each player played."""
+        arenas = [e for e in self.events()
+                  if e.kind == "arena" and e.engine == engine and e.season == month]
+        total: dict[str, dict[str, Any]] = {}
+        for event in arenas:
+            for row in self.standings(event.id):
+                if not row["games"]:
+                    continue
+                mine = total.setdefault(row["player"], {"player": row["player"],
+                                                        "name": row["name"], "score": 0.0,
+                                                        "wins": 0, "games": 0, "arenas": 0})
+                mine["score"] += row["score"]
+                mine["wins"] += row["wins"]
+                mine["games"] += row["games"]
+                mine["arenas"] += 1
+        ordered = sorted(total.values(), key=lambda r: (-r["score"], -r["wins"], r["player"]))
+        return [{"rank": rank, **row} for rank, row in enumerate(ordered, 1)]
+
     def export(self, tid: str) -> dict[str, Any]:
         """Everything a tournament's results are, as JSON-ready data."""
         event = self.event(tid)

@@ -106,3 +106,28 @@ async def test_an_event_from_the_command_line_plays_and_counts_for_the_ratings(
         assert {ann, bob} <= rated
     finally:
         store.close()
+
+
+def test_a_season_is_read_by_month(capsys: pytest.CaptureFixture[str], store_at: str) -> None:
+    cli.main(["tournament", "new", "schoko", "--arena", "30", "--season", "2026-12",
+              "--start", "now", "--id", "dec"])
+    capsys.readouterr()
+    store = ladder.open_store(store_at)
+    try:
+        events = Tournaments(store)
+        events.enter("dec", "ann", "Ann")
+        events.enter("dec", "bob", "Bob")
+        events.open_round("dec", 1, [("ann", "bob")])
+        events.table_done("dec", 1, 0, [1, 2], [], None)
+        events.close_round("dec", 1)
+    finally:
+        store.close()
+    cli.main(["tournament", "season", "schoko", "2026-12"])
+    out = capsys.readouterr().out
+    assert "season 2026-12" in out and out.index("Ann") < out.index("Bob")
+    cli.main(["tournament", "season", "schoko", "2026-12", "--json"])
+    rows = json.loads(capsys.readouterr().out)["standings"]
+    assert [(r["name"], r["score"]) for r in rows] == [("Ann", 2.0), ("Bob", 0.0)]
+    with pytest.raises(SystemExit):
+        cli.main(["tournament", "season", "schoko", "2026-13"])
+    assert "is no month" in capsys.readouterr().err

@@ -83,3 +83,25 @@ def test_an_arena_adds_up_points_by_place_with_streaks(events: Tournaments) -> N
     rows = events.standings("arena")
     assert [(r["player"], r["score"], r["on_fire"]) for r in rows] == [("a", 8.0, True),
                                                                        ("b", 0.0, False)]
+
+
+def test_a_season_adds_up_the_months_arenas_of_one_game(events: Tournaments) -> None:
+    def arena(tid: str, engine: str, season: str | None, games: list[tuple[str, str]]) -> None:
+        events.create(Event(tid, engine, "arena", rounds=0, size=2, starts=1.0, length=60.0,
+                            season=season))
+        for number, (winner, loser) in enumerate(games, 1):
+            for who in (winner, loser):
+                events.enter(tid, who, who.upper())
+            events.open_round(tid, number, [(winner, loser)])
+            events.table_done(tid, number, 0, [1, 2], [], None)
+            events.close_round(tid, number)
+
+    arena("dec-1", "schoko", "2026-12", [("a", "b"), ("a", "b"), ("a", "b")])  # a: 2+2+4
+    arena("dec-2", "schoko", "2026-12", [("b", "c")])
+    arena("nov", "schoko", "2026-11", [("c", "a")])  # another month
+    arena("other", "schoene", "2026-12", [("c", "b")])  # another game
+    arena("free", "schoko", None, [("c", "a")])  # in no season
+    rows = events.season("schoko", "2026-12")
+    assert [(r["player"], r["score"], r["wins"], r["arenas"]) for r in rows] == [
+        ("a", 8.0, 3, 1), ("b", 2.0, 1, 2), ("c", 0.0, 0, 1)]
+    assert events.season("schoko", "2027-01") == []

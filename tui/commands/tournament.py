@@ -32,6 +32,7 @@ from net.table.session import BOT_LEVELS
 from net.wire.text import clean, fit
 
 TIME = re.compile(r"([01]?\d|2[0-3]):([0-5]\d)")
+MONTH = re.compile(r"\d{4}-(0[1-9]|1[0-2])")
 
 
 def fail(message: str) -> NoReturn:
@@ -66,6 +67,12 @@ def _minutes(text: str) -> float:
     if not text.isdigit() or not 1 <= int(text) <= 24 * 60:
         raise argparse.ArgumentTypeError("an arena lasts 1 to 1440 minutes")
     return float(text)
+
+
+def _month(text: str) -> str:
+    if not MONTH.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is no month: write YYYY-MM")
+    return text
 
 
 def _game(text: str) -> str:
@@ -109,6 +116,11 @@ def add_parser(sub: Any) -> None:
     director.add_argument("--server", default=None, help="the relay to host its tables on")
     director.add_argument("--show-up", type=float, default=None, metavar="SECONDS",
                           help="how long a player has to sit down before forfeiting")
+    season = own.add_parser("season", help="a season's standings: a month's arenas of a game")
+    season.add_argument("game", type=_game)
+    season.add_argument("month", nargs="?", type=_month, default=None,
+                        help="YYYY-MM (default: this month)")
+    season.add_argument("--json", action="store_true")
     standing = own.add_parser("standings", help="a tournament's standings")
     standing.add_argument("id")
     standing.add_argument("--json", action="store_true",
@@ -131,7 +143,8 @@ def _events() -> Iterator[Tournaments]:
 
 def run(args: argparse.Namespace) -> None:
     actions: dict[str, Callable[[argparse.Namespace, Tournaments], None]] = {
-        "new": _new, "list": _list, "join": _join, "run": _direct, "standings": _standings}
+        "new": _new, "list": _list, "join": _join, "run": _direct, "standings": _standings,
+        "season": _season}
     with _events() as events:
         try:
             actions[args.action](args, events)
@@ -149,8 +162,7 @@ def _new(args: argparse.Namespace, events: Tournaments) -> None:
              "a tournament table seats 2 to 6")
     starts = args.start if args.start is not None else time.time() + 600
     kind = "swiss" if args.swiss else "roundrobin" if args.roundrobin else "arena"
-    if args.season and (kind != "arena" or not re.fullmatch(r"\d{4}-(0[1-9]|1[0-2])",
-                                                            args.season)):
+    if args.season and (kind != "arena" or not MONTH.fullmatch(args.season)):
         fail("--season names a month (YYYY-MM) and is for arenas")
     tid = args.id or f"{args.game}-{dt.datetime.fromtimestamp(starts):%Y%m%d-%H%M}".replace(
         "_", "-")
@@ -224,6 +236,23 @@ def _standings(args: argparse.Namespace, events: Tournaments) -> None:
     print(f"{event.id}: {get_engine(event.engine).title}, {describe(event)} ({event.status})")
     for line in standings_lines(event, events.standings(args.id)):
         print(line)
+
+
+def _season(args: argparse.Namespace, events: Tournaments) -> None:
+    month = args.month or dt.datetime.now().strftime("%Y-%m")
+    rows = events.season(args.game, month)
+    if args.json:
+        print(json.dumps({"game": args.game, "season": month, "standings": rows}, indent=2,
+                         ensure_ascii=False))
+        return
+    print(f"{get_engine(args.game).title}: season {month}")
+    if not rows:
+        print("no arena of this season has been played yet")
+        return
+    print(f"{'#':>3}  {'player':<24} {'points':>6} {'wins':>4} {'games':>5} {'arenas':>6}")
+    for r in rows:
+        print(f"{r['rank']:>3}  {fit(r['name'], 24)} {r['score']:>6g} {r['wins']:>4} "
+              f"{r['games']:>5} {r['arenas']:>6}")
 
 
 def standings_lines(event: Event, rows: list[dict[str, Any]]) -> list[str]:

@@ -88,6 +88,8 @@ class Director:
         if event.kind == "arena":
             await self.run_arena(event)
             return
+        if event.status == OPEN:
+            self._rank(event)
         players = [e.player for e in self.store.entrants(self.tid)]
         rounds = event.rounds
         if event.kind == "roundrobin":
@@ -96,6 +98,20 @@ class Director:
         for number in range(len(self.store.rounds(self.tid)) + 1, rounds + 1):
             await self.run_round(number)
         self.store.set_status(self.tid, OVER)
+
+    def _rank(self, event: Event) -> None:
+        """The starting ranks, as the Dutch system wants them: by rating at this game on the
+        table's ladder (the unrated after the rated), then in order of entry."""
+        if self.ladders is None:
+            return
+        entrants = self.store.entrants(self.tid)
+
+        def rating(player: str, bot: str | None) -> float:
+            found = self.ladders.standing(event.engine, identity.bot(bot) if bot else player)
+            return found[0].skill.rating if found is not None else float("-inf")
+
+        order = sorted(entrants, key=lambda e: (-rating(e.player, e.bot), e.entry))
+        self.store.rank(self.tid, [e.player for e in order])
 
     async def run_arena(self, event: Event) -> None:
         """An arena: for `event.length` seconds, whoever is free sits down at a new table at once

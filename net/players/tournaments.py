@@ -140,6 +140,13 @@ class Tournaments:
                           "VALUES (?, ?, ?, ?, ?)", (tid, player, name, entry, bot))
             return Entrant(player, name, entry, bot)
 
+    def rank(self, tid: str, players: list[str]) -> None:
+        """Number the entrants in the order `players` gives (the starting ranks)."""
+        with self.db._writing():
+            for number, player in enumerate(players, 1):
+                self.db._rows("UPDATE tournament_players SET entry = ? WHERE tournament = ? "
+                              "AND player = ?", (number, tid, player))
+
     def entrants(self, tid: str) -> list[Entrant]:
         return [Entrant(*r) for r in self.db._rows(
             "SELECT player, name, entry, bot FROM tournament_players WHERE tournament = ? "

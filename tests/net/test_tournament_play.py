@@ -204,3 +204,19 @@ async def test_a_stranger_with_the_code_cannot_take_a_reserved_seat(
     assert verdict.ok
     (table,) = events.tables("lock")
     assert table.absent == [] and "p1" in table.seats
+
+
+async def test_the_starting_ranks_follow_the_tables_ladder(
+        events: Tournaments, relay: Relay) -> None:
+    """The Dutch system pairs the top half against the bottom half by rating: the strong bot,
+    rated on the table's ladder, is ranked first whatever the order of entry."""
+    events.db._rows("INSERT INTO ratings (engine, ident, mu, sigma, games) "
+                    "VALUES ('schoko', 'bot:strong', 30.0, 2.0, 40)")
+    events.db._rows("INSERT INTO players (ident, name, seen) VALUES ('bot:strong', 'Strong', 1)")
+    events.create(Event("seeded", "schoko", "swiss", rounds=1, size=2, starts=time.time()))
+    for name, level in (("b1", "random"), ("b2", "random"), ("b3", "strong"), ("b4", "random")):
+        events.enter("seeded", name, name.upper(), bot=level)
+    director = Director(events, "seeded", relay.url, ladders=events.db)
+    await asyncio.wait_for(director.run(), 120)
+    assert [e.player for e in events.entrants("seeded")] == ["b3", "b1", "b2", "b4"]
+    assert [t.seats for t in events.tables("seeded")] == [["b3", "b2"], ["b4", "b1"]]

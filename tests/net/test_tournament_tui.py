@@ -81,3 +81,32 @@ async def test_tournaments_by_keys_enter_read_the_standings_and_sit_down(
             director.cancel()
             await asyncio.gather(director, return_exceptions=True)
         store.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+async def test_on_an_upright_phone_the_standings_fit_without_scrolling(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
+    table = tmp_path / "table.sqlite"
+    monkeypatch.setenv(ladder.TABLE_ENV, str(table))
+    store = ladder.open_store(table)
+    try:
+        events = Tournaments(store)
+        events.create(Event("long-name-of-an-event", "schoene", "swiss", rounds=9, size=3,
+                            starts=time.time(), duplicate=True))
+        for who in ("Annemarie Longname", "Bartholomew", "Cy"):
+            events.enter("long-name-of-an-event", who, who)
+        events.open_round("long-name-of-an-event", 1,
+                          [("Annemarie Longname", "Bartholomew", "Cy")])
+        events.table_done("long-name-of-an-event", 1, 0, [1, 2, 3], [], None)
+        events.close_round("long-name-of-an-event", 1)
+    finally:
+        store.close()
+    app = TabletopApp(lang=lang, opening=TournamentsScreen)
+    async with app.run_test(size=(45, 30)) as pilot:
+        screen = await until(pilot, screen_of(pilot, TournamentsScreen), "tournaments")
+        await until(pilot, lambda: screen.query_one("#tn-standings", DataTable).row_count,
+                    "the standings")
+        for part in ("list", "standings"):
+            widget = screen.query_one(f"#tn-{part}", DataTable)
+            assert widget.virtual_size.width <= widget.size.width, part
+        assert "BH" in shown(screen, "head") and "1–½–0" in shown(screen, "pairings")

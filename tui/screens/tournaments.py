@@ -23,14 +23,16 @@ from net.peer import tokens
 from net.players import ladder
 from net.players.store import StoreError
 from net.players.tournaments import OVER, Event, Tournaments
-from net.wire.text import clean
+from net.wire.text import cells as cells_of
+from net.wire.text import clean, fit
 from tui import prefs
 from tui.i18n import register, tr
-from tui.screens.base import KeySpec, TableScreen
+from tui.screens.base import SLIM_BELOW, KeySpec, TableScreen
 from tui.screens.host import login_name
 from tui.widgets.footer import Footer
 
 REFRESH = 3.0  # seconds between reads of the store while the screen is shown
+SLIM_NAME = 14  # cells of a name in the standings on a phone
 
 
 class TournamentsScreen(TableScreen[None]):
@@ -109,15 +111,18 @@ class TournamentsScreen(TableScreen[None]):
         listing = self.query_one("#tn-list", DataTable)
         with self.prevent(DataTable.RowHighlighted):  # refilled: the choice stays
             listing.clear(columns=True)
-            listing.add_columns(tr("tn.col.name"), tr("tn.col.game"), tr("tn.col.format"),
-                                tr("tn.col.starts"), tr("tn.col.status"), tr("tn.col.entered"))
+            slim = self.app.size.width < SLIM_BELOW  # a phone: what fits, the rest below
+            columns = ["name", "status", "entered"] if slim else [
+                "name", "game", "format", "starts", "status", "entered"]
+            listing.add_columns(*(tr(f"tn.col.{c}") for c in columns))
             for event, entered in (detail or {}).get("counts", []):
-                listing.add_row(Text(event.id), Text(get_engine(event.engine).title),
-                                Text(describe(event)),
-                                Text(dt.datetime.fromtimestamp(event.starts).strftime(
-                                    "%d.%m. %H:%M")),
-                                Text(tr(f"tn.status.{event.status}")),
-                                Text(str(entered), justify="right"), key=event.id)
+                cells = {"name": Text(event.id), "game": Text(get_engine(event.engine).title),
+                         "format": Text(describe(event)),
+                         "starts": Text(dt.datetime.fromtimestamp(event.starts).strftime(
+                             "%d.%m. %H:%M")),
+                         "status": Text(tr(f"tn.status.{event.status}")),
+                         "entered": Text(str(entered), justify="right")}
+                listing.add_row(*(cells[c] for c in columns), key=event.id)
             at = next((i for i, e in enumerate(self.events) if e.id == self.chosen), None)
             if at is not None:
                 listing.move_cursor(row=at)
@@ -159,6 +164,7 @@ class TournamentsScreen(TableScreen[None]):
             return
         event: Event = detail["event"]
         arena = event.kind == "arena"
+        slim = self.app.size.width < SLIM_BELOW  # a phone: initials, and names cut short
         if arena:
             head.update(Content(tr("tn.head.arena", name=event.id)))
             table.add_columns("#", tr("tn.col.player"), tr("tn.col.points"), tr("tn.col.wins"),
@@ -166,13 +172,16 @@ class TournamentsScreen(TableScreen[None]):
         else:
             head.update(Content(tr("tn.head.swiss", name=event.id, round=detail["upto"],
                                    rounds=event.rounds or "?")))
-            table.add_columns("#", tr("tn.col.player"), tr("tn.col.score"), "Buchholz",
-                              "Sonneborn-Berger")
+            table.add_columns("#", tr("tn.col.player"), tr("tn.col.score"),
+                              "BH" if slim else "Buchholz", "SB" if slim else "Sonneborn-Berger")
         for row in detail["standings"]:
             mine = row["player"] == self.me
+            name = clean(row["name"])
+            if slim and cells_of(name) > SLIM_NAME:
+                name = fit(name, SLIM_NAME - 1) + "…"
             style = "bold" if mine else ""
             cells = [Text(f"{'▸' if mine else ' '}{row['rank']}", style=style),
-                     Text(clean(row["name"]) + (" 🔥" if row.get("on_fire") else ""),
+                     Text(name + (" 🔥" if row.get("on_fire") else ""),
                           style=style)]
             if arena:
                 cells += [Text(f"{row['score']:g}", justify="right"),
@@ -292,7 +301,7 @@ register(
             "tn.format.arena": "arena, {minutes} min",
             "tn.format.duplicate": ", duplicate",
             "tn.head.swiss": "{name}: standings after round {round} of {rounds} (tie-breaks: "
-                             "Buchholz, then Sonneborn-Berger)",
+                             "Buchholz BH, then Sonneborn-Berger SB)",
             "tn.head.arena": "{name}: points by place, 2 a win; two wins in a row double the "
                              "next until one is not won",
             "tn.pairings": "Round {round}:",
@@ -329,7 +338,7 @@ register(
             "tn.format.arena": "Arena, {minutes} Min.",
             "tn.format.duplicate": ", Duplicate",
             "tn.head.swiss": "{name}: Stand nach Runde {round} von {rounds} (Wertung bei "
-                             "Gleichstand: Buchholz, dann Sonneborn-Berger)",
+                             "Gleichstand: Buchholz BH, dann Sonneborn-Berger SB)",
             "tn.head.arena": "{name}: Punkte nach Platz, 2 für einen Sieg; zwei Siege in Folge "
                              "verdoppeln die nächsten, bis eines nicht gewonnen wird",
             "tn.pairings": "Runde {round}:",

@@ -5,9 +5,10 @@ relay (the same `NetHost` a player hosts with), reserves each seat for its playe
 token of its own (handed to that player alone through the tournament's store), fills the seats
 of the bots, starts every table of the round at once when everybody sat down or the time to
 show up ran out (a seat nobody took is played by the strong bot, and its player forfeits the
-round), waits for every table to end, writes down each table's places, counts each record
-for the ratings and closes the round. A duplicate round deals every table from the seed the
-round committed to with its pairings and reveals that seed when the round closes.
+round), waits for every table to end (the tables have clocks, and a bot takes over the seat
+of a player who dropped out and did not come back), writes down each table's places, counts
+each record for the ratings and closes the round. A duplicate round deals every table from
+the seed the round committed to with its pairings and reveals that seed when it closes.
 
 A player's side (`Entry.play_round`) waits for its seat, joins the room with that seat's
 token, plays (a bot decides from the view, as `join --bot` does), and after the round checks
@@ -33,6 +34,7 @@ from net.peer.remote import JoinError, RemoteLink
 from net.peer.tokens import OWNER_ENV
 from net.players import identity, ladder
 from net.players.tournaments import OPEN, OVER, RUNNING, Event, TableRow, Tournaments
+from net.table import clocks
 from net.tournament import duplicate
 from net.tournament.arena import Arena
 from net.tournament.plan import next_round
@@ -45,6 +47,10 @@ T = TypeVar("T")
 SHOW_UP = 120.0  # seconds a player has to take their seat before the round starts without them
 POLL = 0.1  # seconds between looks at the store while waiting for it
 FILLER = "strong"  # the bot that fills an odd seat
+# Seconds a player who dropped out of a game under way has to come back before a bot plays
+# their seat to the end (they count as having left it): no round waits for one table forever.
+TAKEOVER = 60.0
+CLOCK = "normal"  # the tables' clocks (net.table.clocks.PRESETS), out of time the bot moves
 
 
 def player_key(name: str) -> str:
@@ -72,6 +78,8 @@ class Director:
     tid: str
     relay_url: str
     show_up: float = SHOW_UP
+    clock: str = CLOCK
+    takeover: float = TAKEOVER
     ladders: Any = None  # the store games are counted into (None: not counted)
     played: list[Played] = field(default_factory=list)
 
@@ -196,7 +204,8 @@ class Director:
     async def _open(self, event: Event, number: int, board: int, table: Table,
                     entrants: dict[str, Any], deal: int | None) -> NetHost:
         host = NetHost(event.engine, len(table), relay_url=self.relay_url, level=FILLER,
-                       seed=self.table_seed(board, deal), bot_delay=0.0)
+                       seed=self.table_seed(board, deal), bot_delay=0.0, takeover=self.takeover,
+                       clock=clocks.preset(event.engine, self.clock, len(table)))
         await host.open()
         for seat, player in enumerate(table):
             entrant = entrants.get(player) if player is not None else None

@@ -220,3 +220,24 @@ async def test_the_starting_ranks_follow_the_tables_ladder(
     await asyncio.wait_for(director.run(), 120)
     assert [e.player for e in events.entrants("seeded")] == ["b3", "b1", "b2", "b4"]
     assert [t.seats for t in events.tables("seeded")] == [["b3", "b2"], ["b4", "b1"]]
+
+
+async def test_a_player_who_drops_out_mid_game_does_not_hold_the_round_up(
+        events: Tournaments, relay: Relay) -> None:
+    events.create(Event("drop", "schoko", "swiss", rounds=1, size=2, starts=time.time()))
+    (ann,) = entries(events, "drop", people=1, bots=1, relay=relay)
+    director = Director(events, "drop", relay.url, takeover=0.5)
+    running = asyncio.get_running_loop().create_task(director.run())
+    code, token, proof_key = await ann.seat(1)
+    link = RemoteLink(code, ann.name, server=relay.url, token=token, proof_key=proof_key,
+                      remember=False)
+    started = asyncio.Event()
+    link.set_listener(lambda m: started.set() if m["type"] in ("sync", "update") and m.get(
+        "view") else None)
+    await link.connect()
+    await asyncio.wait_for(started.wait(), 30)
+    await link.close()  # gone for good: the bot plays Ann's seat to the end
+    await asyncio.wait_for(running, 60)
+    (table,) = events.tables("drop")
+    assert table.places is not None and table.absent == []  # she came: no forfeit
+    assert events.event("drop").status == "over"

@@ -28,6 +28,7 @@ from engines import ENGINE_IDS, get_engine
 from net.players import ladder
 from net.players.store import StoreError
 from net.players.tournaments import Event, Tournaments
+from net.table.clocks import PRESETS
 from net.table.session import BOT_LEVELS
 from net.wire.text import clean, fit
 
@@ -116,6 +117,8 @@ def add_parser(sub: Any) -> None:
     director.add_argument("--server", default=None, help="the relay to host its tables on")
     director.add_argument("--show-up", type=float, default=None, metavar="SECONDS",
                           help="how long a player has to sit down before forfeiting")
+    director.add_argument("--clock", choices=PRESETS, default="normal",
+                          help="the tables' clocks (default: normal)")
     season = own.add_parser("season", help="a season's standings: a month's arenas of a game")
     season.add_argument("game", type=_game)
     season.add_argument("month", nargs="?", type=_month, default=None,
@@ -220,7 +223,7 @@ def _direct(args: argparse.Namespace, events: Tournaments) -> None:
     if relay is None:
         fail("tournament run needs the relay its tables live on: --server HOST:PORT")
     director = Director(events, args.id, discovery.server_url(relay),
-                        show_up=args.show_up or SHOW_UP, ladders=events.db)
+                        show_up=args.show_up or SHOW_UP, clock=args.clock, ladders=events.db)
     director.event()
     asyncio.run(director.run())
     _standings(argparse.Namespace(id=args.id, json=False), events)

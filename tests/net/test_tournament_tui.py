@@ -34,12 +34,13 @@ async def test_tournaments_by_keys_enter_read_the_standings_and_sit_down(
     monkeypatch.setenv(TABLE_RELAY_ENV, relay.url)
     store = ladder.open_store(table)
     events = Tournaments(store)
-    events.create(Event("old", "schoko", "swiss", rounds=1, size=2, starts=time.time() - 99))
+    events.create(Event("old", "schoko", "swiss", rounds=2, size=2, starts=time.time() - 99))
     events.enter("old", "ann", "Ann")
     events.enter("old", "b1", "Bot [/]One", bot="random")  # markup in a name stays text
-    events.open_round("old", 1, [("ann", "b1")])
-    events.table_done("old", 1, 0, [2, 1], [], None)
-    events.close_round("old", 1)
+    for number, places in ((1, [2, 1]), (2, [1, 1])):
+        events.open_round("old", number, [("ann", "b1")])
+        events.table_done("old", number, 0, places, [], None)
+        events.close_round("old", number)
     events.create(Event("cup", "schoko", "swiss", rounds=1, size=2, starts=time.time()))
     events.enter("cup", "b1", "Bot [/]One", bot="random")
     director: asyncio.Task[None] | None = None
@@ -54,9 +55,20 @@ async def test_tournaments_by_keys_enter_read_the_standings_and_sit_down(
             assert "Buchholz" in shown(screen, "head") and "Sonneborn-Berger" in shown(
                 screen, "head")
             assert "press j" in shown(screen, "you")
-            assert "Ann – Bot [/]One  0–1" in shown(screen, "pairings")
+            assert "after round 2 of 2" in shown(screen, "head")
+            assert "Ann – Bot [/]One  ½–½" in shown(screen, "pairings")
             standings = screen.query_one("#tn-standings", DataTable)
-            assert [str(standings.get_row_at(i)[1]) for i in range(2)] == ["Bot [/]One", "Ann"]
+
+            def column(n: int) -> list[str]:
+                return [str(standings.get_row_at(i)[n]) for i in range(standings.row_count)]
+
+            assert column(1) == ["Bot [/]One", "Ann"] and column(2) == ["1.5", "0.5"]
+            await pilot.press("left")  # the round before
+            await until(pilot, lambda: "after round 1 of 2" in shown(screen, "head"), "round 1")
+            assert "Ann – Bot [/]One  0–1" in shown(screen, "pairings")
+            assert column(2) == ["1", "0"]
+            await pilot.press("left", "right", "right")  # no round before the first, nor after
+            await until(pilot, lambda: "after round 2 of 2" in shown(screen, "head"), "round 2")
             await pilot.press("down")  # the cup
             await until(pilot, lambda: screen.chosen == "cup", "the cup chosen")
             await pilot.press("j")

@@ -249,6 +249,36 @@ class Director:
 
 
 @dataclass
+class Desk:
+    """The table's tournament desk: directs every open tournament of the store once its start
+    time comes, several at once, until stopped (`tournament desk`, beside `serve`)."""
+
+    store: Tournaments
+    relay_url: str
+    every: float = 5.0  # seconds between looks at the store
+    director: dict[str, Any] = field(default_factory=dict)  # Director's other settings
+    running: dict[str, asyncio.Task[None]] = field(default_factory=dict)
+
+    def due(self, now: float) -> list[Event]:
+        return [e for e in self.store.events()
+                if e.status == OPEN and e.starts <= now and e.id not in self.running]
+
+    async def run(self, rounds: int | None = None) -> None:
+        """Look `rounds` times (None: for ever), starting what is due."""
+        looked = 0
+        while rounds is None or looked < rounds:
+            for event in self.due(time.time()):
+                director = Director(self.store, event.id, self.relay_url, **self.director)
+                self.running[event.id] = asyncio.get_running_loop().create_task(director.run())
+            looked += 1
+            await asyncio.sleep(self.every)
+
+    async def finish(self) -> None:
+        """Wait for the tournaments under way."""
+        await asyncio.gather(*self.running.values())
+
+
+@dataclass
 class Verdict:
     """A player's check of one round's table: `ok`, and a sentence."""
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from net.director import Director, Entry, Verdict
+from net.director import Desk, Director, Entry, Verdict
 from net.peer.remote import JoinError, RemoteLink
 from net.players.sqlite import SqliteLadders
 from net.players.tournaments import OVER, Event, Tournaments
@@ -241,3 +241,17 @@ async def test_a_player_who_drops_out_mid_game_does_not_hold_the_round_up(
     (table,) = events.tables("drop")
     assert table.places is not None and table.absent == []  # she came: no forfeit
     assert events.event("drop").status == "over"
+
+
+async def test_the_desk_directs_each_tournament_once_its_time_comes(
+        events: Tournaments, relay: Relay) -> None:
+    now = time.time()
+    for tid, starts in (("early", now - 5), ("now", now), ("later", now + 3600)):
+        events.create(Event(tid, "schoko", "swiss", rounds=1, size=2, starts=starts))
+        for i in range(2):
+            events.enter(tid, f"b{i}", f"Bot {i}", bot="random")
+    desk = Desk(events, relay.url, every=0.1)
+    await asyncio.wait_for(desk.run(rounds=3), 30)
+    assert sorted(desk.running) == ["early", "now"]  # each started once, the later one not
+    await asyncio.wait_for(desk.finish(), 60)
+    assert [events.event(t).status for t in ("early", "now", "later")] == [OVER, OVER, "open"]

@@ -6,6 +6,7 @@ store (net.players.tournaments; the store games are counted into, as `players` r
     tournament list [--json]
     tournament join ID [--name NAME] [--bot LEVEL]  enter; with --bot, play its rounds headless
     tournament run ID                               the director: pair and host every round
+    tournament desk                                 direct each tournament when it starts
     tournament standings ID [--json]                by round, tie-breaks named; --json: all of it
 """
 
@@ -124,6 +125,9 @@ def add_parser(sub: Any) -> None:
     season.add_argument("month", nargs="?", type=_month, default=None,
                         help="YYYY-MM (default: this month)")
     season.add_argument("--json", action="store_true")
+    desk = own.add_parser("desk", help="direct every tournament of this table when it starts "
+                                       "(run it beside serve)")
+    desk.add_argument("--server", default=None, help="the relay to host the tables on")
     standing = own.add_parser("standings", help="a tournament's standings")
     standing.add_argument("id")
     standing.add_argument("--json", action="store_true",
@@ -147,7 +151,7 @@ def _events() -> Iterator[Tournaments]:
 def run(args: argparse.Namespace) -> None:
     actions: dict[str, Callable[[argparse.Namespace, Tournaments], None]] = {
         "new": _new, "list": _list, "join": _join, "run": _direct, "standings": _standings,
-        "season": _season}
+        "season": _season, "desk": _desk}
     with _events() as events:
         try:
             actions[args.action](args, events)
@@ -215,18 +219,30 @@ def _join(args: argparse.Namespace, events: Tournaments) -> None:
 
 
 def _direct(args: argparse.Namespace, events: Tournaments) -> None:
-    from net import discovery
     from net.director import SHOW_UP, Director
+
+    director = Director(events, args.id, _relay(args, "run"), show_up=args.show_up or SHOW_UP,
+                        clock=args.clock, ladders=events.db)
+    director.event()
+    asyncio.run(director.run())
+    _standings(argparse.Namespace(id=args.id, json=False), events)
+
+
+def _relay(args: argparse.Namespace, what: str) -> str:
+    from net import discovery
     from net.host.hosting import table_relay
 
     relay = args.server or table_relay()
     if relay is None:
-        fail("tournament run needs the relay its tables live on: --server HOST:PORT")
-    director = Director(events, args.id, discovery.server_url(relay),
-                        show_up=args.show_up or SHOW_UP, clock=args.clock, ladders=events.db)
-    director.event()
-    asyncio.run(director.run())
-    _standings(argparse.Namespace(id=args.id, json=False), events)
+        fail(f"tournament {what} needs the relay its tables live on: --server HOST:PORT")
+    return discovery.server_url(relay)
+
+
+def _desk(args: argparse.Namespace, events: Tournaments) -> None:
+    from net.director import Desk
+
+    desk = Desk(events, _relay(args, "desk"), director={"ladders": events.db})
+    asyncio.run(desk.run())
 
 
 def _standings(args: argparse.Namespace, events: Tournaments) -> None:

@@ -8,12 +8,14 @@ code, a seat's token) are bearer secrets: every statement that reads one names i
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import re
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from engines import ENGINE_IDS, get_engine
 from net.players.sql import SqlLadders
 from net.players.store import StoreError
 from net.tournament import arena, duplicate
@@ -26,6 +28,10 @@ from net.wire.text import clean
 # An event's life: open for entries, running its rounds, over (results final).
 OPEN, RUNNING, OVER = "open", "running", "over"
 ID_SHAPE = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
+TIME = re.compile(r"([01]?\d|2[0-3]):([0-5]\d)")
+MONTH = re.compile(r"\d{4}-(0[1-9]|1[0-2])")
+MAX_ROUNDS = 20
+MAX_MINUTES = 24 * 60
 
 
 @dataclass
@@ -280,6 +286,48 @@ class Tournaments:
                 "rounds": [asdict(r) for r in self.rounds(tid)],
                 "tables": [asdict(t) for t in self.tables(tid)],
                 "standings": self.standings(tid)}
+
+
+def start_time(text: str, now: float | None = None) -> float:
+    """`now`, `HH:MM` (today, or tomorrow once that time is past) or an ISO date and time;
+    ValueError with a sentence for anything else."""
+    now = time.time() if now is None else now
+    text = text.strip()
+    if text == "now":
+        return now
+    if (clock := TIME.fullmatch(text)) is not None:
+        today = dt.datetime.fromtimestamp(now).replace(hour=int(clock[1]), minute=int(clock[2]),
+                                                       second=0, microsecond=0)
+        at = today.timestamp()
+        return at if at > now else (today + dt.timedelta(days=1)).timestamp()
+    try:
+        return dt.datetime.fromisoformat(text).timestamp()
+    except ValueError:
+        raise ValueError(f"{text!r} is no start time: write now, HH:MM or "
+                         "2026-12-24T20:00") from None
+
+
+def plan_event(game: str, kind: str, *, starts: float, rounds: int = 0, minutes: float = 0,
+               seats: int | None = None, duplicate: bool = False, season: str | None = None,
+               tid: str | None = None, organiser: str = "") -> Event:
+    """The event asked for, checked: ValueError with a sentence a player reads otherwise."""
+    if game not in ENGINE_IDS:
+        raise ValueError(f"unknown game {game!r}; choose one of: {', '.join(ENGINE_IDS)}")
+    engine = get_engine(game)
+    seats = seats or max(2, engine.min_players)
+    if not engine.min_players <= seats <= min(engine.max_players, 6):
+        raise ValueError(f"{engine.title} is played by {engine.min_players} to "
+                         f"{engine.max_players}; a tournament table seats 2 to 6")
+    if kind == "swiss" and not 1 <= rounds <= MAX_ROUNDS:
+        raise ValueError(f"a Swiss has 1 to {MAX_ROUNDS} rounds")
+    if kind == "arena" and not 1 <= minutes <= MAX_MINUTES:
+        raise ValueError(f"an arena lasts 1 to {MAX_MINUTES} minutes")
+    if season and (kind != "arena" or not MONTH.fullmatch(season)):
+        raise ValueError("a season names a month (YYYY-MM) and is for arenas")
+    tid = tid or f"{game}-{dt.datetime.fromtimestamp(starts):%Y%m%d-%H%M}".replace("_", "-")
+    return Event(tid, game, kind, rounds=rounds if kind == "swiss" else 0, size=seats,
+                 starts=starts, length=minutes * 60 if kind == "arena" else 0.0,
+                 duplicate=duplicate, season=season or None, organiser=organiser)
 
 
 _EVENT = ("id, engine, kind, rounds, size, starts, length, duplicate, season, organiser, "

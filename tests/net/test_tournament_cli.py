@@ -14,10 +14,9 @@ from pathlib import Path
 import pytest
 
 from net.players import ladder
-from net.players.tournaments import Tournaments
+from net.players.tournaments import Tournaments, start_time
 from net.relay.server import Relay
 from tui import cli
-from tui.commands.tournament import start_time
 
 
 def test_a_tournament_is_made_entered_listed_and_read(
@@ -45,6 +44,7 @@ def test_a_tournament_is_made_entered_listed_and_read(
     (["new", "schoko", "--swiss", "3", "--start", "24:10"], "is no start time"),
     (["new", "schoene", "--swiss", "3", "--seats", "2"], "is played by 3 to 7"),
     (["new", "schoko", "--swiss", "3", "--season", "2026-12"], "is for arenas"),
+    (["new", "schoko", "--arena", "30", "--season", "2026-13"], "names a month"),
     (["new", "schoko", "--swiss", "3", "--id", "Bad Name"], "small letters"),
     (["join", "nobody"], "there is no tournament nobody"),
     (["standings", "nobody"], "there is no tournament nobody"),

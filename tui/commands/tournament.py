@@ -17,7 +17,6 @@ import asyncio
 import datetime as dt
 import json
 import os
-import re
 import sqlite3
 import sys
 import time
@@ -28,13 +27,18 @@ from typing import Any, NoReturn
 from engines import ENGINE_IDS, get_engine
 from net.players import ladder
 from net.players.store import StoreError
-from net.players.tournaments import Event, Tournaments
+from net.players.tournaments import (
+    MAX_MINUTES,
+    MAX_ROUNDS,
+    MONTH,
+    Event,
+    Tournaments,
+    plan_event,
+    start_time,
+)
 from net.table.clocks import PRESETS
 from net.table.session import BOT_LEVELS
 from net.wire.text import clean, fit
-
-TIME = re.compile(r"([01]?\d|2[0-3]):([0-5]\d)")
-MONTH = re.compile(r"\d{4}-(0[1-9]|1[0-2])")
 
 
 def fail(message: str) -> NoReturn:
@@ -42,32 +46,22 @@ def fail(message: str) -> NoReturn:
     raise SystemExit(2)
 
 
-def start_time(text: str, now: float | None = None) -> float:
-    """`now`, `HH:MM` (today, or tomorrow once that time is past) or an ISO date and time."""
-    now = time.time() if now is None else now
-    if text == "now":
-        return now
-    if (clock := TIME.fullmatch(text)) is not None:
-        today = dt.datetime.fromtimestamp(now).replace(hour=int(clock[1]), minute=int(clock[2]),
-                                                       second=0, microsecond=0)
-        at = today.timestamp()
-        return at if at > now else (today + dt.timedelta(days=1)).timestamp()
+def _start(text: str) -> float:
     try:
-        return dt.datetime.fromisoformat(text).timestamp()
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is no start time: write now, HH:MM or 2026-12-24T20:00") from None
+        return start_time(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _rounds(text: str) -> int:
-    if not text.isdigit() or not 1 <= int(text) <= 20:
-        raise argparse.ArgumentTypeError("a Swiss has 1 to 20 rounds")
+    if not text.isdigit() or not 1 <= int(text) <= MAX_ROUNDS:
+        raise argparse.ArgumentTypeError(f"a Swiss has 1 to {MAX_ROUNDS} rounds")
     return int(text)
 
 
 def _minutes(text: str) -> float:
-    if not text.isdigit() or not 1 <= int(text) <= 24 * 60:
-        raise argparse.ArgumentTypeError("an arena lasts 1 to 1440 minutes")
+    if not text.isdigit() or not 1 <= int(text) <= MAX_MINUTES:
+        raise argparse.ArgumentTypeError(f"an arena lasts 1 to {MAX_MINUTES} minutes")
     return float(text)
 
 
@@ -96,7 +90,7 @@ def add_parser(sub: Any) -> None:
     kinds.add_argument("--swiss", type=_rounds, metavar="ROUNDS", help="a Swiss of ROUNDS")
     kinds.add_argument("--roundrobin", action="store_true", help="everyone meets everyone")
     kinds.add_argument("--arena", type=_minutes, metavar="MINUTES", help="an arena")
-    new.add_argument("--start", type=start_time, default=None, metavar="WHEN",
+    new.add_argument("--start", type=_start, default=None, metavar="WHEN",
                      help="now, HH:MM or an ISO date and time (default: in ten minutes)")
     new.add_argument("--seats", type=int, default=None, help="seats at a table (default: the "
                                                              "game's fewest, at least 2)")
@@ -162,21 +156,13 @@ def run(args: argparse.Namespace) -> None:
 def _new(args: argparse.Namespace, events: Tournaments) -> None:
     from net.director import player_key
 
-    engine = get_engine(args.game)
-    seats = args.seats or max(2, engine.min_players)
-    if not engine.min_players <= seats <= min(engine.max_players, 6):
-        fail(f"{engine.title} is played by {engine.min_players} to {engine.max_players}; "
-             "a tournament table seats 2 to 6")
-    starts = args.start if args.start is not None else time.time() + 600
     kind = "swiss" if args.swiss else "roundrobin" if args.roundrobin else "arena"
-    if args.season and (kind != "arena" or not MONTH.fullmatch(args.season)):
-        fail("--season names a month (YYYY-MM) and is for arenas")
-    tid = args.id or f"{args.game}-{dt.datetime.fromtimestamp(starts):%Y%m%d-%H%M}".replace(
-        "_", "-")
-    events.create(Event(tid, args.game, kind, rounds=args.swiss or 0, size=seats,
-                        starts=starts, length=(args.arena or 0) * 60, duplicate=args.duplicate,
-                        season=args.season, organiser=player_key("organiser")))
-    print(tid)
+    event = plan_event(args.game, kind, rounds=args.swiss or 0, minutes=args.arena or 0,
+                       seats=args.seats, duplicate=args.duplicate, season=args.season,
+                       tid=args.id, organiser=player_key("organiser"),
+                       starts=args.start if args.start is not None else time.time() + 600)
+    events.create(event)
+    print(event.id)
 
 
 def _list(args: argparse.Namespace, events: Tournaments) -> None:

@@ -53,6 +53,19 @@ TAKEOVER = 60.0
 CLOCK = "normal"  # the tables' clocks (net.table.clocks.PRESETS), out of time the bot moves
 
 
+# At a public table, who may create tournaments from the app: their identities (fingerprints),
+# separated by commas, as the operator names them. At home anybody may (the store is theirs).
+ORGANISERS_ENV = "TABLETOP_TUI_ORGANISERS"
+
+
+def may_organise(player: str) -> bool:
+    """Whether `player` may create tournaments here."""
+    if not os.environ.get(ladder.TABLE_ENV):
+        return True
+    trusted = {p.strip() for p in os.environ.get(ORGANISERS_ENV, "").split(",")}
+    return player in trusted - {""}
+
+
 def player_key(name: str) -> str:
     """Who enters from here: this installation's identity, or the SSH table's owner of the
     session, or (keyless and alone) the name."""

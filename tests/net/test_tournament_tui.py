@@ -9,10 +9,11 @@ import time
 from pathlib import Path
 
 import pytest
+from test_forms_by_keys import tab_to
 from test_net_tui import screen_of, until
 from textual.widgets import DataTable, Static
 
-from net.director import Director, player_key
+from net.director import ORGANISERS_ENV, Director, player_key
 from net.host.hosting import TABLE_RELAY_ENV
 from net.players import ladder
 from net.players.tournaments import Event, Tournaments
@@ -20,6 +21,7 @@ from net.relay.server import Relay
 from tui.app import TabletopApp
 from tui.screens.game import GameScreen
 from tui.screens.menu import MENU_ITEMS, MenuScreen
+from tui.screens.tournament_new import NewTournamentScreen
 from tui.screens.tournaments import TournamentsScreen
 
 
@@ -122,3 +124,52 @@ async def test_on_an_upright_phone_the_standings_fit_without_scrolling(
             widget = screen.query_one(f"#tn-{part}", DataTable)
             assert widget.virtual_size.width <= widget.size.width, part
         assert "BH" in shown(screen, "head") and "1–½–0" in shown(screen, "pairings")
+
+
+async def test_a_new_tournament_from_the_menu_by_keys_and_a_mistake_makes_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(ladder.TABLE_ENV, raising=False)  # at home: the store is one's own
+    app = TabletopApp(lang="en", opening=TournamentsScreen)
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await until(pilot, screen_of(pilot, TournamentsScreen), "tournaments")
+        await pilot.press("n")
+        form = await until(pilot, screen_of(pilot, NewTournamentScreen), "the form")
+        await tab_to(pilot, "length")
+        await pilot.press("end", "backspace", "0")
+        await tab_to(pilot, "create")
+        await pilot.press("enter")
+        await until(pilot, lambda: "1 to 20 rounds" in form.error, "the refusal")
+        await tab_to(pilot, "length", back=True)
+        await pilot.press("end", "backspace", "3")
+        await tab_to(pilot, "start")
+        await pilot.press("end", *["backspace"] * 5, *"now")
+        await tab_to(pilot, "tid")
+        await pilot.press(*"club-night")
+        await tab_to(pilot, "duplicate")
+        await pilot.press("space")
+        await tab_to(pilot, "create")
+        await pilot.press("enter")
+        await until(pilot, screen_of(pilot, TournamentsScreen), "back on the list")
+        assert screen.chosen == "club-night"
+    store = ladder.open_store()
+    try:
+        (event,) = Tournaments(store).events()
+    finally:
+        store.close()
+    assert (event.id, event.kind, event.rounds, event.duplicate) == ("club-night", "swiss", 3,
+                                                                     True)
+
+
+async def test_at_a_public_table_only_its_organisers_make_tournaments(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ladder.TABLE_ENV, str(tmp_path / "table.sqlite"))
+    monkeypatch.setenv(ORGANISERS_ENV, "id:someone-else")
+    app = TabletopApp(lang="en", opening=TournamentsScreen)
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await until(pilot, screen_of(pilot, TournamentsScreen), "tournaments")
+        await pilot.press("n")
+        await pilot.pause(0.2)
+        assert app.screen is screen  # no form for a stranger
+        monkeypatch.setenv(ORGANISERS_ENV, f"id:someone-else,{screen.me}")
+        await pilot.press("n")
+        await until(pilot, screen_of(pilot, NewTournamentScreen), "the form for an organiser")

@@ -2,7 +2,8 @@
 its standings after any round (tie-breaks named), that round's pairings and results, and
 where you stand in it. `j` enters you, `s` sits you down at your table of the round in play
 (the seat is reserved for you by a token only you are given), left and right pick the round.
-It reads the table's store again every few seconds, so the standings are live."""
+`n` makes a new one, for whoever may organise here. It reads the table's store again every few
+seconds, so the standings are live."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from textual.content import Content
 from textual.widgets import DataTable, Static
 
 from engines import get_engine
-from net.director import player_key
+from net.director import may_organise, player_key
 from net.peer import tokens
 from net.players import ladder
 from net.players.store import StoreError
@@ -48,6 +49,7 @@ class TournamentsScreen(TableScreen[None]):
     KEYS: ClassVar[tuple[KeySpec, ...]] = (
         ("j", "join", "tn.key.join", True),
         ("s", "sit", "tn.key.sit", True),
+        ("n", "new", "tn.key.new", True),
         ("escape", "back", "key.back", True),
     )
 
@@ -262,6 +264,20 @@ class TournamentsScreen(TableScreen[None]):
         tokens.save_token(code, tokens.Saved(token, self.player_name, proof_key))
         self.app.push_screen(JoinScreen(code, self.player_name, auto=True))
 
+    def action_new(self) -> None:
+        if not may_organise(self.me):
+            self.notify(tr("tn.new.refused"), severity="warning")
+            return
+        from tui.screens.tournament_new import NewTournamentScreen
+
+        def made(tid: str | None) -> None:
+            if tid is not None:
+                self.chosen, self.round = tid, None
+                self.notify(tr("tn.new.made", name=tid))
+            self._fill()
+
+        self.app.push_screen(NewTournamentScreen(self.me), made)
+
     def action_back(self) -> None:
         self.dismiss()
 
@@ -317,6 +333,9 @@ register(
             "tn.key.join": "Enter",
             "tn.key.sit": "Sit down",
             "tn.key.round": "Round",
+            "tn.key.new": "New",
+            "tn.new.refused": "Only this table's organisers create tournaments here.",
+            "tn.new.made": "{name} is open for entries.",
         },
         "de": {
             "tn.col.name": "Turnier",
@@ -355,6 +374,9 @@ register(
             "tn.key.join": "Melden",
             "tn.key.sit": "Hinsetzen",
             "tn.key.round": "Runde",
+            "tn.key.new": "Neu",
+            "tn.new.refused": "Hier legen nur die Veranstalter dieses Tisches Turniere an.",
+            "tn.new.made": "{name} ist offen für Meldungen.",
         },
     }
 )

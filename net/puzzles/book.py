@@ -17,10 +17,12 @@ import json
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 from net.players import identity, ladder
 from net.players.sql import SqlLadders
 from net.players.store import Ladders, StoreError
+from net.puzzles import mine
 from net.puzzles.puzzle import Puzzle, PuzzleError, shipped
 from net.puzzles.rating import PuzzleSkill, attempt
 
@@ -80,10 +82,12 @@ class PuzzleBook:
         row = self.store._row("SELECT mu, sigma FROM puzzles WHERE id = ?", (puzzle.id,))
         return PuzzleSkill(*row) if row else PuzzleSkill(puzzle.rating)
 
-    def ratings(self, puzzles: Iterable[Puzzle]) -> dict[str, PuzzleSkill]:
-        """Each puzzle's rating by its id, in one query."""
-        kept = {str(i): PuzzleSkill(mu, sigma) for i, mu, sigma in
-                self.store._rows("SELECT id, mu, sigma FROM puzzles")}
+    def ratings(self, puzzles: list[Puzzle]) -> dict[str, PuzzleSkill]:
+        """Each puzzle's rating by its id, a query a game."""
+        kept: dict[str, PuzzleSkill] = {}
+        for game in sorted({p.game for p in puzzles}):
+            kept.update((str(i), PuzzleSkill(mu, sigma)) for i, mu, sigma in self.store._rows(
+                "SELECT id, mu, sigma FROM puzzles WHERE engine = ?", (game,)))
         return {p.id: kept.get(p.id) or PuzzleSkill(p.rating) for p in puzzles}
 
     def player_rating(self, game: str, ident: str) -> PuzzleSkill:
@@ -166,6 +170,28 @@ def pool(book: PuzzleBook, game: str) -> list[Puzzle]:
     for puzzle in book.own(game):
         found.setdefault(puzzle.id, puzzle)
     return list(found.values())
+
+
+def mine_table(book: PuzzleBook, game: str, folder: Path | None = None, *,
+               iterations: int | None = None) -> tuple[list[Puzzle], int]:
+    """Mine the counted records of `folder` (the data directory's) for `game`'s puzzles into
+    the store: (the puzzles found, how many were new). A record is looked at once (the store
+    notes it, as the ladder notes the records it counted), so mining again costs only the
+    games finished since."""
+    found: list[Puzzle] = []
+    added = 0
+    for record in mine.counted_records(folder):
+        if record.engine_id != game or record.path is None:
+            continue
+        source = f"puzzles {ladder.source_of(record.path)}"
+        stamp = str(mine.record_digest(record))
+        if book.store.seen(source, stamp):
+            continue
+        puzzles = mine.mine_records([record], game, iterations=iterations)
+        added += book.add(puzzles)
+        found.extend(puzzles)
+        book.store.note(source, stamp, "mined")
+    return found, added
 
 
 def my_ident() -> str | None:

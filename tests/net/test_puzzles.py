@@ -196,3 +196,13 @@ def test_a_table_mines_its_players_counted_records_into_its_store(store_at: str)
         served = puzzle_book.pool(book, GAME)
         assert {p.id for p in puzzles} <= {p.id for p in served}
         assert {p.id for p in shipped(GAME)} <= {p.id for p in served}
+
+
+def test_mining_a_table_looks_at_each_record_once(store_at: str) -> None:
+    person_record(7)
+    with puzzle_book.opened() as book:
+        found, added = puzzle_book.mine_table(book, GAME, iterations=ITERATIONS)
+        assert found and added == len(found)
+        assert {p.id for p in book.own(GAME)} == {p.id for p in found}
+        assert puzzle_book.mine_table(book, GAME, iterations=ITERATIONS) == ([], 0)
+        assert puzzle_book.mine_table(book, "schoene", iterations=ITERATIONS) == ([], 0)

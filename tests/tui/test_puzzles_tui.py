@@ -237,3 +237,21 @@ async def test_the_puzzle_screen_speaks_german(table_set: list[Puzzle]) -> None:
         await press_move(pilot, screen.puzzle.best[0])
         await settle(pilot)
         assert text_of(screen, "#puzzle-verdict").startswith("Richtig!")
+
+
+async def test_the_command_opens_the_puzzle_screen_and_says_when_there_are_none(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(puzzle_book, "shipped", lambda game=None: [])
+    args = cli.build_parser().parse_args(["puzzles", GAME])
+    opening = args.command_run(args)
+    assert opening is not None
+    app = TabletopApp(bot_delay=0, opening=opening)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = screen_of(pilot)
+        assert screen.puzzle is None
+        assert "no puzzles of Skip-Bo Breakers here yet" in text_of(screen, "#puzzle-task")
+        for key in ("n", "enter", "down", "p"):
+            await pilot.press(key)
+        await settle(pilot)
+        assert app.screen is screen

@@ -89,14 +89,12 @@ def run(args: argparse.Namespace) -> Callable[[], Screen[Any]] | None:
 
 
 def _mine(book: PuzzleBook, args: argparse.Namespace) -> None:
-    from net.puzzles import mine
+    from net.puzzles import book as puzzle_book
 
     folder = Path(args.mine) if args.mine else None
     if folder is not None and not folder.is_dir():
         fail(f"{folder} is no folder of game records")
-    found = mine.mine_records(mine.counted_records(folder), args.game,
-                              iterations=args.iterations)
-    added = book.add(found)
+    found, added = puzzle_book.mine_table(book, args.game, folder, iterations=args.iterations)
     if args.json:
         _say(json.dumps({"found": len(found), "added": added,
                          "puzzles": [p.id for p in found]}))

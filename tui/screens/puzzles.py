@@ -115,7 +115,8 @@ class PuzzleScreen(TableScreen[None]):
         task = self.query_one("#puzzle-task", Static)
         puzzle = self.puzzle
         if puzzle is None:
-            task.update(tr("puzzles.none", game=self.title_of_game))
+            task.update(tr("puzzles.none" if self.pool else "puzzles.empty",
+                           game=self.title_of_game))
             return
         board_class = boards.board_class(self.game)
         board = board_class(puzzle_table(puzzle, self.answer is not None), id="board")
@@ -227,6 +228,7 @@ register(
             "puzzles.yours": "your puzzle rating {rating}",
             "puzzles.unrated": "not rated",
             "puzzles.none": "No puzzle of {game} is left for you: you solved them all",
+            "puzzles.empty": "There are no puzzles of {game} here yet",
             "puzzles.right": "Right! {move} is the best move.",
             "puzzles.wrong": "Not this one: you chose {move}; the best move was {best}.",
             "puzzles.numbers": "The expert's share of the win after each: {numbers}",
@@ -247,6 +249,7 @@ register(
             "puzzles.yours": "deine Rätselwertung {rating}",
             "puzzles.unrated": "ohne Wertung",
             "puzzles.none": "Kein Rätsel zu {game} ist mehr offen: du hast alle gelöst",
+            "puzzles.empty": "Hier gibt es noch keine Rätsel zu {game}",
             "puzzles.right": "Richtig! {move} ist der beste Zug.",
             "puzzles.wrong": "Nicht dieser: du hast {move} gewählt, der beste Zug war {best}.",
             "puzzles.numbers": "Sieganteil laut Experte nach jedem Zug: {numbers}",

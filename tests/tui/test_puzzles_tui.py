@@ -90,7 +90,7 @@ async def test_a_puzzle_from_the_menu_solved_by_keys_raises_the_player(
         screen = screen_of(pilot)
         puzzle = screen.puzzle
         assert puzzle is not None and puzzle.id in {p.id for p in table_set}
-        assert "Find the best move" in text_of(screen, "#puzzle-task")
+        assert text_of(screen, "#puzzle-top").startswith("Puzzle: find the best move")
         board = screen.query_one(GameBoard)
         # The board is given the puzzle's view and moves, and no hint key.
         assert board.table.view == puzzle.view and board.table.legal == puzzle.legal
@@ -232,7 +232,7 @@ async def test_the_puzzle_screen_speaks_german(table_set: list[Puzzle]) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         screen = screen_of(pilot)
-        assert "Finde den besten Zug" in text_of(screen, "#puzzle-task")
+        assert text_of(screen, "#puzzle-top").startswith("Rätsel: finde den besten Zug")
         assert screen.puzzle is not None
         await press_move(pilot, screen.puzzle.best[0])
         await settle(pilot)
@@ -250,8 +250,30 @@ async def test_the_command_opens_the_puzzle_screen_and_says_when_there_are_none(
         await settle(pilot)
         screen = screen_of(pilot)
         assert screen.puzzle is None
-        assert "no puzzles of Skip-Bo Breakers here yet" in text_of(screen, "#puzzle-task")
+        assert "no puzzles of Skip-Bo Breakers here yet" in text_of(screen, "#puzzle-top")
         for key in ("n", "enter", "down", "p"):
             await pilot.press(key)
         await settle(pilot)
         assert app.screen is screen
+
+
+async def test_a_window_too_small_for_the_board_says_so_and_the_hidden_board_takes_no_key(
+        table_set: list[Puzzle]) -> None:
+    app = TabletopApp(bot_delay=0, opening=lambda: PuzzleScreen(GAME))
+    async with app.run_test(size=(40, 30)) as pilot:  # a phone held upright
+        await settle(pilot)
+        screen = screen_of(pilot)
+        assert screen.has_class("-too-small")
+        assert "Turn your phone sideways" in str(screen.query_one("#too-small",
+                                                                   Static).render())
+        for key in ("p", "down", "enter", "space"):
+            await pilot.press(key)
+        await settle(pilot)
+        assert screen.answer is None
+        await pilot.resize_terminal(*SIZE)
+        await settle(pilot)
+        assert not screen.has_class("-too-small")
+        assert screen.puzzle is not None
+        await press_move(pilot, screen.puzzle.best[0])
+        await settle(pilot)
+        assert screen.answer is not None and screen.answer[1].solved

@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
+from textual.events import Resize
 from textual.widgets import Static
 
 from engines import get_engine
@@ -27,8 +28,12 @@ from tui import boards
 from tui.boards.base import GameBoard, Table, honest
 from tui.i18n import register, tr
 from tui.screens.base import KeySpec, TableScreen
+from tui.widgets import room
 from tui.widgets.footer import Footer
+from tui.widgets.topline import fit_parts
 
+# Rows besides the board: the top bar (which says what to find) and the footer.
+CHROME_HEIGHT = 2
 # The names a puzzle's table shows: the player at the keys, and the others by seat.
 YOU = "You"
 OTHER = "Player {n}"
@@ -46,11 +51,12 @@ def puzzle_table(puzzle: Puzzle, answered: bool = False) -> Table:
 class PuzzleScreen(TableScreen[None]):
     DEFAULT_CSS = """
     PuzzleScreen #puzzle-top { height: 1; padding: 0 1; background: $panel; }
-    PuzzleScreen #puzzle-task { height: auto; padding: 0 1; text-style: bold; }
     PuzzleScreen #puzzle-verdict { height: auto; max-height: 9; padding: 0 1;
                                    display: none; background: $panel; }
     PuzzleScreen.-answered #puzzle-verdict { display: block; }
     PuzzleScreen #board-slot { height: 1fr; }
+    PuzzleScreen.-too-small #board-slot { display: none; }
+    PuzzleScreen.-too-small #too-small { display: block; }
     """
     KEYS: ClassVar[tuple[KeySpec, ...]] = (
         ("n", "next", "puzzles.key.next", True),
@@ -73,8 +79,8 @@ class PuzzleScreen(TableScreen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(id="puzzle-top")
-        yield Static(id="puzzle-task")
         yield Vertical(id="board-slot")
+        yield room.RoomNotice(id="too-small")
         yield Static(id="puzzle-verdict")
         yield Footer(compact=True)
 
@@ -82,6 +88,30 @@ class PuzzleScreen(TableScreen[None]):
         if self.puzzle is None:
             self._serve(skip=())
         await self._show()
+        self._fit(self.size.width, self.size.height)
+
+    def on_resize(self, event: Resize) -> None:
+        self._fit(event.size.width, event.size.height)
+        self._update_top()
+
+    def _fit(self, width: int, height: int) -> None:
+        """Below the board's smallest size the screen asks for a larger window (or a phone
+        turned) instead, and the hidden board takes no key."""
+        need_w, need_h = boards.board_class(self.game).least_size()
+        need = (need_w, need_h + CHROME_HEIGHT)
+        too_small = room.too_small(need, width, height)
+        shown_again = self.has_class("-too-small") and not too_small
+        self.set_class(too_small, "-too-small")
+        if too_small:
+            self.set_focus(None)
+            self.query_one(room.RoomNotice).say(need, width, height)
+        elif shown_again:
+            self._focus_board()
+
+    def _focus_board(self) -> None:
+        if self.answer is None and not self.has_class("-too-small"):
+            for board in self.query(GameBoard):
+                board.focus()
 
     async def retranslate(self) -> None:
         await super().retranslate()
@@ -112,34 +142,38 @@ class PuzzleScreen(TableScreen[None]):
         self._update_top()
         slot = self.query_one("#board-slot", Vertical)
         await slot.remove_children()
-        task = self.query_one("#puzzle-task", Static)
         puzzle = self.puzzle
         if puzzle is None:
-            task.update(tr("puzzles.none" if self.pool else "puzzles.empty",
-                           game=self.title_of_game))
             return
         board_class = boards.board_class(self.game)
         board = board_class(puzzle_table(puzzle, self.answer is not None), id="board")
         await slot.mount(board)
         if self.answer is None:
-            task.update(tr("puzzles.task"))
-            board.focus()
+            self._focus_board()
         else:
             board.can_focus = False
-            task.update(tr("puzzles.after"))
             board.show_move(puzzle.best[0])
             self.query_one("#puzzle-verdict", Static).update(Content(self._verdict(board)))
         self.refresh_bindings()
 
+    def task(self) -> str:
+        """What the top bar asks of the player now."""
+        if self.puzzle is None:
+            return tr("puzzles.none" if self.pool else "puzzles.empty", game=self.title_of_game)
+        return tr("puzzles.task" if self.answer is None else "puzzles.after")
+
     def _update_top(self) -> None:
-        parts = [tr("puzzles.title"), self.title_of_game]
+        """The task first (it stays), then the game and the ratings, which give way to it
+        in a narrow window."""
+        parts = [self.task(), self.title_of_game]
         if self.puzzle is not None:
             parts.append(tr("puzzles.rated", rating=self._puzzle_rating().shown))
         if self.ident is not None and self.trouble is None:
             parts.append(tr("puzzles.yours", rating=self.rating.shown))
         else:
             parts.append(tr("puzzles.unrated"))
-        self.query_one("#puzzle-top", Static).update(Content(" · ".join(parts)))
+        line = fit_parts(parts, self.size.width - 2, droppable=[1, 2])
+        self.query_one("#puzzle-top", Static).update(Content(line))
 
     def _puzzle_rating(self) -> PuzzleSkill:
         if self.answer is not None:
@@ -180,7 +214,8 @@ class PuzzleScreen(TableScreen[None]):
         lines = [tr("puzzles.right", move=best) if done.solved
                  else tr("puzzles.wrong", move=board.describe_move(move), best=best)]
         numbers = ", ".join(tr("puzzles.number", move=board.describe_move(top.move),
-                               win=honest(top.win)) for top in self.puzzle.top)
+                               win=honest(top.win))
+                            for top in sorted(self.puzzle.top, key=lambda t: -t.win))
         lines.append(tr("puzzles.numbers", numbers=numbers))
         if done.rated:
             lines.append(tr("puzzles.ratings",
@@ -220,10 +255,9 @@ register(
     {
         "en": {
             "puzzles.pick": "Puzzles of which game?",
-            "puzzles.title": "Puzzles",
             "puzzles.key.next": "Next puzzle",
-            "puzzles.task": "Find the best move",
-            "puzzles.after": "Your answer, and the expert's:",
+            "puzzles.task": "Puzzle: find the best move",
+            "puzzles.after": "Puzzle answered",
             "puzzles.rated": "puzzle {rating}",
             "puzzles.yours": "your puzzle rating {rating}",
             "puzzles.unrated": "not rated",
@@ -241,10 +275,9 @@ register(
         },
         "de": {
             "puzzles.pick": "Rätsel zu welchem Spiel?",
-            "puzzles.title": "Rätsel",
             "puzzles.key.next": "Nächstes Rätsel",
-            "puzzles.task": "Finde den besten Zug",
-            "puzzles.after": "Deine Antwort und die des Experten:",
+            "puzzles.task": "Rätsel: finde den besten Zug",
+            "puzzles.after": "Rätsel beantwortet",
             "puzzles.rated": "Rätsel {rating}",
             "puzzles.yours": "deine Rätselwertung {rating}",
             "puzzles.unrated": "ohne Wertung",

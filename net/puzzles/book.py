@@ -8,6 +8,10 @@ Only a player's first attempt at a puzzle is rated, as on Lichess: trying it aga
 player knows the answer. A puzzle is served by rating: of the puzzles this player never
 tried, the one whose rating is closest to theirs; once they tried them all, the ones they
 got wrong, again unrated.
+
+The book runs its statements through the store's own hooks (`SqlLadders._rows`, `_row` and
+the one-writer `_writing`), in the SQL both backends speak, so SQLite and PostgreSQL keep
+puzzles alike; its tables are migration 7 of net.players.sql.
 """
 
 from __future__ import annotations

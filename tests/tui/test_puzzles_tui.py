@@ -277,3 +277,26 @@ async def test_a_window_too_small_for_the_board_says_so_and_the_hidden_board_tak
         await press_move(pilot, screen.puzzle.best[0])
         await settle(pilot)
         assert screen.answer is not None and screen.answer[1].solved
+
+
+@pytest.mark.parametrize("game", ENGINE_IDS)
+async def test_every_games_shipped_puzzle_takes_keys_and_an_answer_without_a_crash(
+        game: str) -> None:
+    keys = ("1", "9", "up", "down", "left", "right", "tab", "m", "space", "enter", "a", "z",
+            "p", "t", "x", "n")
+    app = TabletopApp(bot_delay=0, opening=lambda: PuzzleScreen(game))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = screen_of(pilot)
+        assert screen.puzzle is not None and screen.puzzle.game == game
+        for key in keys:
+            await pilot.press(key)
+            await settle(pilot, 1)
+            while app.screen is not screen:  # a board's list or card text: closed again
+                await pilot.press("escape")
+                await settle(pilot, 1)
+        if screen.answer is None:  # no key above made a move: the best move, as a board would
+            screen.query_one(GameBoard).post_message(GameBoard.MoveChosen(screen.puzzle.best[0]))
+            await settle(pilot)
+        assert screen.answer is not None and app.is_running
+        assert "The expert's share of the win after each" in text_of(screen, "#puzzle-verdict")

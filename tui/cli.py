@@ -24,6 +24,7 @@ from net.table import clocks
 from net.table.session import BOT_LEVELS
 from net.web.limits import WebLimits
 from net.wire import codes
+from tui.commands import puzzles as puzzles_command
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -439,6 +440,7 @@ def build_parser() -> argparse.ArgumentParser:
     ladder.add_argument("--json", action="store_true", help="print JSON for scripts")
     ladder.add_argument("--db", type=_database, default=None, metavar="URL",
                         help="only read the ladder of a table's PostgreSQL database")
+    puzzles_command.add_parser(sub)
     kept = sub.add_parser("records", help="list the kept game records; --prune deletes some")
     kept.add_argument("--prune", action="store_true", help="delete the records selected below")
     kept.add_argument("--older-than", type=_count, default=None, metavar="DAYS",
@@ -973,6 +975,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         _print(rules_text(args.game, args.lang or "en"))
     elif command == "back":
         _back_app(args)
+    elif (command_run := getattr(args, "command_run", None)) is not None:
+        if (opening := command_run(args)) is not None:  # a command of tui.commands
+            from tui.app import TabletopApp
+
+            _run(TabletopApp(lang=args.lang, theme=args.theme, opening=opening))
     else:
         from tui.app import TabletopApp
 

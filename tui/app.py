@@ -288,6 +288,15 @@ class TabletopApp(App[None]):
 
         self.push_screen(GamePickerScreen("menu.rules", need_board=False), picked)
 
+    def menu_puzzles(self) -> None:
+        from tui.screens.puzzles import PuzzleScreen
+
+        def picked(engine_id: str | None) -> None:
+            if engine_id is not None:
+                self.push_screen(PuzzleScreen(engine_id))
+
+        self.push_screen(GamePickerScreen("puzzles.pick"), picked)
+
     def menu_past(self) -> None:
         from tui.screens.past_games import PastGamesScreen
 

@@ -24,7 +24,8 @@ from net.table import clocks
 from net.table.session import BOT_LEVELS
 from net.web.limits import WebLimits
 from net.wire import codes
-from tui.commands import tournament
+from tui.commands import puzzles as puzzles_command
+from tui.commands import tournament as tournament_command
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -440,7 +441,8 @@ def build_parser() -> argparse.ArgumentParser:
     ladder.add_argument("--json", action="store_true", help="print JSON for scripts")
     ladder.add_argument("--db", type=_database, default=None, metavar="URL",
                         help="only read the ladder of a table's PostgreSQL database")
-    tournament.add_parser(sub)
+    puzzles_command.add_parser(sub)
+    tournament_command.add_parser(sub)
     kept = sub.add_parser("records", help="list the kept game records; --prune deletes some")
     kept.add_argument("--prune", action="store_true", help="delete the records selected below")
     kept.add_argument("--older-than", type=_count, default=None, metavar="DAYS",
@@ -969,14 +971,17 @@ def main(argv: Sequence[str] | None = None) -> None:
         _records(args)
     elif command == "players":
         _players(args)
-    elif command == "tournament":
-        args.run(args)
     elif command == "rules":
         from tui.help import rules_text
 
         _print(rules_text(args.game, args.lang or "en"))
     elif command == "back":
         _back_app(args)
+    elif (command_run := getattr(args, "command_run", None)) is not None:
+        if (opening := command_run(args)) is not None:  # a command of tui.commands
+            from tui.app import TabletopApp
+
+            _run(TabletopApp(lang=args.lang, theme=args.theme, opening=opening))
     else:
         from tui.app import TabletopApp
 

@@ -95,7 +95,30 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             place TEXT NOT NULL,
             saved DOUBLE PRECISION NOT NULL)""",
     ),
-    (  # 7: tournaments (net.players.tournaments): the event, its field, rounds and tables
+    (  # 7: puzzles (net.puzzles.book): a table's own, every puzzle's rating, players' ratings
+        """CREATE TABLE puzzles (
+            id TEXT PRIMARY KEY,
+            engine TEXT NOT NULL,
+            body TEXT,
+            mu DOUBLE PRECISION NOT NULL,
+            sigma DOUBLE PRECISION NOT NULL,
+            tries INTEGER NOT NULL,
+            added DOUBLE PRECISION NOT NULL)""",
+        """CREATE TABLE puzzle_players (
+            engine TEXT NOT NULL,
+            ident TEXT NOT NULL,
+            mu DOUBLE PRECISION NOT NULL,
+            sigma DOUBLE PRECISION NOT NULL,
+            tries INTEGER NOT NULL,
+            PRIMARY KEY (engine, ident))""",
+        """CREATE TABLE puzzle_tries (
+            puzzle TEXT NOT NULL,
+            ident TEXT NOT NULL,
+            solved INTEGER NOT NULL,
+            tried DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (puzzle, ident))""",
+    ),
+    (  # 8: tournaments (net.players.tournaments): the event, its field, rounds and tables
         """CREATE TABLE tournaments (
             id TEXT PRIMARY KEY,
             engine TEXT NOT NULL,

@@ -21,7 +21,7 @@ from typing import Any
 import asyncssh
 import psycopg
 import pytest
-from netsupport import TIMEOUT, Player
+from netsupport import TIMEOUT, Player, local_game
 from ssh_support import OpenTable, code_on, connect
 from test_ssh_play import play_by_taking
 
@@ -51,19 +51,7 @@ def local_record(seed: int, me: identity.Identity | None = None, *, drawn: bool 
     written as it goes), the person choosing at random."""
     me = me or identity.mine()
     assert me is not None
-    seats = [SeatInfo("Ada"), *(SeatInfo(f"Bot {i + 2}", level) for i, level in enumerate(bots))]
-    session = HostSession("schoene", seats, seed)
-    session.seats[0] = replace(session.seats[0], **me.prove(session.game_id, 0, "Ada"))
-    recorder = records.LocalRecorder(session, [0], fixed_seed=not drawn)
-    rng = random.Random(seed)
-    while not session.over:
-        seat = session.engine.to_act(session.state)[0]
-        level = session.seats[seat].bot
-        move = (session.choose_for(seat, level) if level
-                else rng.choice(session.engine.legal_moves(session.state, seat)))
-        session.submit(seat, move)
-    assert recorder.path is not None
-    return recorder.path
+    return local_game("schoene", seed, me, drawn=drawn, bots=bots)
 
 
 def counted(path: Path) -> ladder.Counted:

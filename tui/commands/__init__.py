@@ -1,1 +1,1 @@
-"""The command line's commands that live in a module of their own (one module a command)."""
+"""The command line's commands that live in modules of their own (tui.cli registers them)."""

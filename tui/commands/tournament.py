@@ -82,7 +82,7 @@ def add_parser(sub: Any) -> None:
     """Register `tournament` and its own commands."""
     parser = sub.add_parser("tournament", help="tournaments of this table: new, list, join, "
                                                "run, standings")
-    parser.set_defaults(run=run)
+    parser.set_defaults(command_run=run)
     own = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     new = own.add_parser("new", help="create a tournament")
     new.add_argument("game", type=_game)

@@ -307,6 +307,11 @@ class TabletopApp(App[None]):
 
         self.push_screen(PlayersScreen())
 
+    def menu_tournaments(self) -> None:
+        from tui.screens.tournaments import TournamentsScreen
+
+        self.push_screen(TournamentsScreen())
+
     def menu_settings(self) -> None:
         from tui.screens.settings import SettingsScreen
 

@@ -25,6 +25,7 @@ from net.table.session import BOT_LEVELS
 from net.web.limits import WebLimits
 from net.wire import codes
 from tui.commands import puzzles as puzzles_command
+from tui.commands import tournament as tournament_command
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -441,6 +442,7 @@ def build_parser() -> argparse.ArgumentParser:
     ladder.add_argument("--db", type=_database, default=None, metavar="URL",
                         help="only read the ladder of a table's PostgreSQL database")
     puzzles_command.add_parser(sub)
+    tournament_command.add_parser(sub)
     kept = sub.add_parser("records", help="list the kept game records; --prune deletes some")
     kept.add_argument("--prune", action="store_true", help="delete the records selected below")
     kept.add_argument("--older-than", type=_count, default=None, metavar="DAYS",
@@ -898,7 +900,7 @@ def _check_home(args: argparse.Namespace) -> None:
     if args.command in ("rules", "tables"):
         return
     headless = args.command == "serve" or getattr(args, "headless", False) or getattr(
-        args, "bot", None) or args.command in ("records", "players")
+        args, "bot", None) or args.command in ("records", "players", "tournament")
     if headless:
         if found := unsaved.problems():
             fail("; ".join(found.values()))

@@ -11,11 +11,12 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from tui.i18n import register, tr
+from tui.screens import tournament_words  # noqa: F401  (the menu's word for it)
 from tui.screens.base import KeySpec, TableScreen
 from tui.widgets.footer import Footer
 
 MENU_ITEMS = ("play", "host", "join", "tables", "quick", "rules", "puzzles", "settings", "past",
-              "players", "quit")
+              "players", "tournaments", "quit")
 
 BANNER = "♠ ♥  tabletop-tui  ♦ ♣"
 

@@ -23,7 +23,9 @@ from textual.widget import Widget
 
 @dataclass(frozen=True)
 class Mark:
-    """One character in a corner of a cell: "tl" (top-left) or "br" (bottom-right)."""
+    """One character in a corner of a cell: "tl" (top-left) or "br" (bottom-right), or "in":
+    the corner of a framed piece nearest its tile's middle (across from its frame's corner),
+    "in2" the cell beside that one, away from the middle along the row."""
 
     char: str
     style: str
@@ -74,11 +76,17 @@ def cell_rows(look: CellLook, w: int, h: int) -> list[list[Segment]]:
         if right:
             chars[-1] = (frame[3] if top_half else frame[5]) if across else frame[1]
             styles[-1] = look.edge_style
+        inner_row = h - 1 if "t" in edges else 0
+        inner_col = w - 1 if left else 0
         for mark in look.marks:
             if mark.corner == "tl" and sub == 0:
                 chars[0], styles[0] = mark.char, mark.style
             elif mark.corner == "br" and sub == h - 1:
                 chars[-1], styles[-1] = mark.char, mark.style
+            elif mark.corner in ("in", "in2") and sub == inner_row:
+                col = inner_col if mark.corner == "in" else inner_col + (-1 if left else 1)
+                if 0 <= col < w:
+                    chars[col], styles[col] = mark.char, mark.style
         rows.append(_runs(chars, styles))
     return rows
 

@@ -312,7 +312,8 @@ class GameScreen(TableScreen[None]):
             if data["type"] == "sync":
                 self._start_log(data.get("log", []))
                 if self.link.rated and table.result is None:
-                    self._log([("note", tr("game.rated"))], note=True)
+                    self._log([("note", f"{tr('game.rated')} {tr('game.concede.note')}")],
+                              note=True)
                 if table.clocks is not None:  # how the clocks go, and the key for more time
                     words = setting_words(table.clocks)
                     key = "clock.note" if self.link.seats else "clock.note.watching"
@@ -586,10 +587,8 @@ class GameScreen(TableScreen[None]):
             table = self.latest
             costly = (self.link.rated and table is not None and table.state_no > 0
                       and table.result is None)
-            words = tr("game.leave_rated" if costly else "game.leave_again")
-            if self.link.seats:
-                words = f"{words} {tr('game.leave_hint')}"
-            self._log([("note", words)], note=True)
+            self._log([("note", tr("game.leave_rated" if costly else "game.leave_again"))],
+                      note=True)
             return
         self._leaving = False
         question = self.leave_question()

@@ -21,7 +21,7 @@ register({
                               "with the penalty for leaving.",
         "game.concede.yes": "Concede",
         "game.concede.no": "Play on",
-        "game.leave_hint": "(F8 concedes.)",
+        "game.concede.note": "F8 concedes (it asks first).",
     },
     "de": {
         "game.key.undo": "Zurück",
@@ -33,7 +33,7 @@ register({
                               "Platz, mit dem Abzug fürs Verlassen.",
         "game.concede.yes": "Aufgeben",
         "game.concede.no": "Weiterspielen",
-        "game.leave_hint": "(F8 gibt auf.)",
+        "game.concede.note": "F8 gibt auf (mit Rückfrage).",
     },
 })
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from engines import IllegalMove
+from engines import ENGINE_IDS, IllegalMove, get_engine
 from net import records
 from net.table import undo
 from net.table.link import LocalLink
@@ -148,4 +148,40 @@ async def test_a_rated_table_against_bots_keeps_to_the_turn_and_the_record_follo
     assert recorder.path is not None
     kept = records.load(recorder.path)
     assert kept.moves == [[s, m] for s, m in session.moves]
+    await link.close()
+
+
+@pytest.mark.parametrize("engine_id", ENGINE_IDS)
+async def test_practice_undo_anywhere_leaves_a_table_its_record_rebuilds(
+        engine_id: str) -> None:
+    """A person against bots taking moves back at random points of every game: each undo
+    restores the very state before the person's last move, and the record always replays to
+    the table as it stands."""
+    eng = get_engine(engine_id)
+    seats = [SeatInfo("You")] + [SeatInfo(f"B{i}", "random")
+                                 for i in range(max(eng.min_players, 2) - 1)]
+    # Windows wait for the person's own answer (no countdown: no waiting on the clock).
+    options = {"window_seconds": 0} if "window_seconds" in eng.options else {}
+    session = HostSession(engine_id, seats, seed=11, options=options)
+    link = LocalLink(session, [0], bot_delay=0)
+    link.set_listener(lambda message: None)
+    await link.start()
+    rng = random.Random(engine_id)
+    mine: list[Any] = []  # the state before each move of the person's that stands
+    for _ in range(250):
+        await asyncio.sleep(0)
+        if session.over:
+            break
+        if mine and rng.random() < 0.2 and session.undo.target(0) is not None:
+            await link.undo(0, session.state_no)
+            assert session.state is mine.pop()
+            again = HostSession.from_record(session.record())
+            assert eng.view(again.state, None) == eng.view(session.state, None)
+            continue
+        legal = eng.legal_moves(session.state, 0)
+        if 0 in eng.to_act(session.state) and legal:
+            mine.append(session.state)
+            await link.send_move(0, rng.choice(legal), session.state_no)
+            if mine[-1] is session.state:
+                mine.pop()  # kept back in a window: not applied, nothing to take back
     await link.close()

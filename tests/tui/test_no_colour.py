@@ -1,11 +1,12 @@
-"""Nothing said by colour alone: each board, in the middle of a game and on its results
-screen, read as text with every colour stripped (the screen's characters only, what a
-colour-blind player or a terminal without colour keeps), in the default and the
-high-contrast theme. Each thing a colour tells has a sign or a word beside it: whose turn
-(▶), which seat is yours, the dwarves' colours, the chocolate's dark pieces (▪), Chez Geek's
-card kinds (☺ ♪ ◇ ↯), the cards that count in a run of Schöne, the card picked (lifted a row),
-the moves that would take a trick or may be played now (▲), a tile that fits or not (✓ ✗)
-and the winners (★)."""
+"""Nothing said by colour alone: each board, in the middle of a game and on its results screen,
+read as text with every colour stripped (the screen's characters only, what a colour-blind
+player or a terminal without colour keeps), in the default and the high-contrast theme. Each
+thing a colour tells has a sign or a word beside it: whose turn (▶, on the clocks too, where a
+clock that ran out says "!"), which seat is yours, the dwarves' colours, the chocolate's dark
+pieces (▪), Chez Geek's card kinds (☺ ♪ ◇ ↯), the cards that count in a run of Schöne, the card
+picked (lifted a row), the moves that would take a trick or may be played now (▲), a tile that
+fits or not (✓ ✗) and the winners (★).
+"""
 
 from __future__ import annotations
 
@@ -21,12 +22,14 @@ from tui_helpers import game_screen, settle, wait_for_board
 from engines import get_engine
 from engines.schoko.tiles import DARK, PATTERNS
 from net.table.session import HostSession, SeatInfo
+from themes import THEMES as THEME_SET
 from tui.app import TabletopApp, local_app
 from tui.boards.chez_geek.cards import card_name
 from tui.boards.chez_geek.faces import KIND_SIGNS
 from tui.boards.schoko.looks import DARK_MARK
 from tui.boards.zwergenamulett.faces import face_name
 from tui.screens.results import ResultsScreen
+from tui.widgets.clocks import SeatClocks
 
 THEMES = ("default", "high-contrast")
 SIZE = (120, 36)
@@ -217,3 +220,23 @@ async def test_the_results_mark_winners_and_places_in_signs(engine_id: str, seat
             dark = sum(1 for colour, _ in final.picture.cells.values()  # type: ignore[attr-defined]
                        if colour == "dark")
             assert drawn.count(DARK_MARK) == dark
+
+
+@pytest.mark.parametrize("theme", THEMES)
+async def test_the_clocks_say_whose_runs_and_whose_ran_out_in_signs(theme: str) -> None:
+    class Clocks(App[None]):
+        def compose(self) -> Any:
+            yield SeatClocks(id="clocks")
+
+    app = Clocks()
+    for each in THEME_SET.values():
+        app.register_theme(each)
+    async with app.run_test(size=(80, 3)) as pilot:
+        app.theme = theme
+        clocks = app.query_one(SeatClocks)
+        clocks.show({"bank": 60, "increment": 5, "extension": 30, "left": [50.0, 0.0, 12.0],
+                     "running": [2], "extended": [True, False, False],
+                     "timeouts": [0, 1, 0], "skips": [0, 0, 0]}, ["Ann", "Bo", "Cy"], 0)
+        await settle(pilot)
+        line = " ".join(screen_rows(app)[0].split())
+        assert "Ann 0:50+" in line and "Bo 0:00!" in line and "▶Cy 0:12" in line

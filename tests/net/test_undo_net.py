@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 from netsupport import Player
@@ -20,8 +22,10 @@ from net.peer.remote import RemoteLink
 from net.relay.server import Relay
 from net.table import undo
 from tui.app import TabletopApp
+from tui.i18n import tr
 from tui.netplay import NetGameScreen
 from tui.screens.host import HostScreen
+from tui.screens.overlays import ConfirmScreen
 
 COLOUR = {"type": "colour", "colour": "white"}
 
@@ -97,8 +101,11 @@ async def test_a_guest_takes_back_its_colour_but_not_its_tile(relay: Relay) -> N
     assert kept.moves[0] == [1, {"type": "colour", "colour": "dark"}]
 
 
-async def test_the_host_undoes_by_keys_and_is_told_why_not_after_a_tile(relay: Relay) -> None:
-    plan = HostPlan("schoko", 2, server=relay.url, host_name="Hana", seed=1, bot_delay=0)
+@asynccontextmanager
+async def hosting(relay: Relay, plan: HostPlan, bots: int = 0
+                  ) -> AsyncIterator[tuple[Any, NetHost, Player, NetGameScreen]]:
+    """The host's app at its table (Hana, by keys), Pia in seat 2 (a headless guest), then
+    `bots` bots: (pilot, host, Pia, the host's game screen)."""
     app = TabletopApp(lang="en", opening=lambda: HostScreen(plan, auto=True))
     async with app.run_test(size=(120, 40)) as pilot:
         lobby = await open_host_lobby(pilot)
@@ -106,8 +113,20 @@ async def test_the_host_undoes_by_keys_and_is_told_why_not_after_a_tile(relay: R
         pia = Player(RemoteLink(host.code, "Pia", server=relay.url, remember=False), play=False)
         await pia.link.connect()
         await until(pilot, lambda: host.seat_list()[1]["name"] == "Pia", "Pia in the lobby")
+        for seat in range(2, 2 + bots):
+            host.add_bot(seat)
         await pilot.press("f5")
         table = await until(pilot, screen_of(pilot, NetGameScreen), "the host's table")
+        try:
+            yield pilot, host, pia, table
+        finally:
+            await pia.link.close()
+            await host.close()
+
+
+async def test_the_host_undoes_by_keys_and_is_told_why_not_after_a_tile(relay: Relay) -> None:
+    plan = HostPlan("schoko", 2, server=relay.url, host_name="Hana", seed=1, bot_delay=0)
+    async with hosting(relay, plan) as (pilot, host, pia, table):
         session = host.session
         assert session is not None and session.engine.to_act(session.state) == [0]
         await until(pilot, lambda: table.board is not None, "the board")
@@ -125,8 +144,6 @@ async def test_the_host_undoes_by_keys_and_is_told_why_not_after_a_tile(relay: R
         await until(pilot, lambda: any(undo.REVEALED in line for line in logged(table)),
                     "the reason in the log")
         assert session.state_no == 2 and not offers_undo(table)
-        await pia.link.close()
-        await host.close()
 
 
 def offers_undo(screen: NetGameScreen) -> bool:
@@ -136,3 +153,25 @@ def offers_undo(screen: NetGameScreen) -> bool:
 
 def logged(screen: NetGameScreen) -> list[str]:
     return [screen._entry_text(entry) for entry in screen.entries]
+
+
+async def test_the_host_concedes_by_f8_after_a_question_that_names_the_guests(
+        relay: Relay) -> None:
+    plan = HostPlan("schoene", 3, server=relay.url, host_name="Hana", seed=4, bot_delay=0.05)
+    async with hosting(relay, plan, bots=1) as (pilot, host, pia, _):
+        app = pilot.app
+        await pilot.press("f8")
+        question = await until(pilot, screen_of(pilot, ConfirmScreen), "the question")
+        assert "Concede this game?" in question.question
+        assert question.question.endswith(tr("net.leave_host_game"))
+        await pilot.press("n")  # no: nothing changes
+        await until(pilot, screen_of(pilot, NetGameScreen), "the table again")
+        assert not host.uplink.closing
+        closed = next_heard(pia, lambda m: m["type"] == "connection"
+                            and m.get("state") == "closed")
+        await pilot.press("f8")
+        await until(pilot, screen_of(pilot, ConfirmScreen), "the question again")
+        await pilot.press("y")
+        await until(pilot, lambda: not any(isinstance(s, NetGameScreen)
+                                           for s in app.screen_stack), "the table left")
+        await closed  # the guest hears the room close, as when the host leaves

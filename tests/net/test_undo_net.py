@@ -1,7 +1,8 @@
 """Undo at a networked table: a guest takes back a quiet move of its turn through the relay,
 everyone hears the table afresh, the host's record keeps only the moves that stand, and the
 guest's check of the deal still verifies at the end; a move that passed the turn is refused
-with the table's reason, and nothing changes."""
+with the table's reason, and so is every undo by somebody else (a spectator, the host, the
+guest on an old state): nothing changes. Conceding a hosted game is leaving it, asked first."""
 
 from __future__ import annotations
 
@@ -48,13 +49,29 @@ async def test_a_guest_takes_back_its_colour_but_not_its_tile(relay: Relay) -> N
     await me.link.start()
     guest = Player(RemoteLink(code, "Pia", server=relay.url), play=False)
     await guest.link.connect()
+    watcher = Player(RemoteLink(code, "Wes", server=relay.url, watch=True), play=False)
+    await watcher.link.connect()
     try:
+        heard = next_heard(guest, lambda m: m["type"] == "error")
+        await guest.link.undo(1, 0)  # before the deal: nothing to take back
+        assert (await heard)["code"] == "not_started"
         host.start()
         first = await guest.wait_for(lambda m: m["type"] in ("sync", "update"))
         assert first["seat"] == 1 and first["undo"] is False
         await guest.link.send_move(1, COLOUR, first["state_no"])
         chose = await guest.wait_for(lambda m: m.get("state_no") == 1 and m["undo"] is True)
         assert chose["type"] == "update"
+        # Nobody else takes it back: a spectator, the host, or the guest on another state.
+        heard = next_heard(watcher, lambda m: m["type"] == "error")
+        await watcher.link.undo(1, 1)
+        assert (await heard)["code"] == "spectator"
+        heard = next_heard(me, lambda m: m["type"] == "error")
+        await me.link.undo(0, 1)
+        assert (await heard)["message"] == undo.NOT_YOURS
+        heard = next_heard(guest, lambda m: m["type"] == "error")
+        await guest.link.undo(1, 7)
+        assert (await heard)["code"] == "stale"
+        assert host.session is not None and host.session.state_no == 1
         await guest.link.undo(1, 1)
         back = await guest.wait_for(lambda m: m["type"] == "sync" and m["log"])
         assert back["state_no"] == 0
@@ -94,6 +111,7 @@ async def test_a_guest_takes_back_its_colour_but_not_its_tile(relay: Relay) -> N
                     await asyncio.sleep(0.01)
         await guest.done.wait()
     finally:
+        await watcher.link.close()
         await guest.link.close()
         await host.close()
     assert guest.result is not None and guest.result["verified"] is True

@@ -240,3 +240,19 @@ async def test_the_clocks_say_whose_runs_and_whose_ran_out_in_signs(theme: str) 
         await settle(pilot)
         line = " ".join(screen_rows(app)[0].split())
         assert "Ann 0:50+" in line and "Bo 0:00!" in line and "▶Cy 0:12" in line
+
+
+async def test_scho_ko_final_table_in_square_pixels_shows_the_dark_pieces_by_shape() -> None:
+    result, names = finished("schoko", 2, 7)
+    app = TabletopApp(lang="en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        app.push_screen(ResultsScreen("schoko", result, names, can_rematch=False))
+        await settle(pilot, 5)
+        final = app.screen.query_one("#final-table")
+        assert final.piece_cell() is None  # type: ignore[attr-defined]  # too small: pixels
+        drawn = "".join(rows_of(app, final))
+        dark = sum(1 for colour, _ in final.picture.cells.values()  # type: ignore[attr-defined]
+                   if colour == "dark")
+        halves = 2 * drawn.count("█") + drawn.count("▀") + drawn.count("▄")
+        assert dark > 0 and halves == dark

@@ -238,6 +238,10 @@ class NetHost:
         if 0 <= seat_no < len(self.seats) and self.seats[seat_no].local:
             self.play.answering(seat_no, state_no)
 
+    def local_undo(self, seat_no: int, state_no: int) -> None:
+        if 0 <= seat_no < len(self.seats) and self.seats[seat_no].local:
+            self.play.undo(seat_no, state_no)
+
     def local_extend(self, seat_no: int, state_no: int) -> None:
         if 0 <= seat_no < len(self.seats) and self.seats[seat_no].local:
             self.play.extend(seat_no, state_no)

@@ -129,6 +129,7 @@ class Dealer:
         host.session = HostSession(host.engine.id, infos, seed, host.options,
                                    game_id=self.commitment, clock=host.clock)
         host.session.hints = host.hints
+        host.session.undo.enable([i for i, s in enumerate(host.seats) if s.bot is None])
         if host.keep_record:
             host.recorder.open()
         table = host.session.players()

@@ -110,6 +110,37 @@ class Play:
         self.broadcast("update", [])
         self.reschedule()
 
+    def undo(self, seat: int | None, state_no: int, cid: int | None = None,
+             seq: int | None = None) -> None:
+        """The person at `seat` takes their last move back, asked on state `state_no`
+        (net.table.undo; `cid` a peer's connection, None the host's own terminal): the record
+        keeps only the moves that stand and everyone hears the table afresh; or the asker
+        hears why not, and nothing changes."""
+        host = self.host
+        session = host.session
+        problem: tuple[str, str] | None = None
+        if seat is None:
+            problem = ("spectator", "spectators watch; they cannot undo")
+        elif session is None:
+            problem = ("not_started", "the game has not started yet")
+        elif state_no != session.state_no:
+            problem = ("stale", "the table moved on; nothing was taken back")
+        else:
+            try:
+                session.take_back(seat)
+            except IllegalMove as exc:
+                problem = ("undo_refused", exc.reason)
+        if problem is not None:
+            if cid is None:
+                host.audience.local({"type": "error", "seat": seat, "code": problem[0],
+                                     "message": problem[1]})
+            else:
+                host.error(cid, *problem, seq=seq)
+            return
+        host.recorder.save_header()  # the record written afresh: the moves that stand
+        self.broadcast("sync")
+        self.reschedule()
+
     def _apply(self, seat: int, move: Move) -> None:
         host = self.host
         session = host.session
@@ -146,6 +177,7 @@ class Play:
         if due is None:
             return
         seat, move, timed_out = due
+        session.undo.by_table()  # nobody at a keyboard made it: it is never taken back
         if timed_out and session.clocks.out_of_time.get(seat) == state_no:
             host.recorder.save_header()  # the record says whose time ran out first, and when
         self._apply(seat, move)

@@ -85,6 +85,7 @@ def restore(host: NetHost, path: Path, header: dict[str, Any], moves: list[list[
     damaged record (a crash may have cut it short, or someone edited it)."""
     try:
         host.session = HostSession.from_record({**header, "moves": moves})
+        host.session.undo.enable([i for i, p in enumerate(header["players"]) if not p.get("bot")])
         host.set_hints(bool(net.get("hints", False)))
         host.uplink.code, host.uplink.host_token = net["code"], net["host_token"]
         # A record from before protocol 3 has no secret: the room gets a new one.

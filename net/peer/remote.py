@@ -385,6 +385,10 @@ class RemoteLink(TableLink):
         reveal = body.pop("reveal", None)
         if t == "sync":
             self.event_log[:] = body["log"]
+            # After an undo the table is back at an earlier state: what this seat saw past
+            # it never happened (the deal check replays only the moves that stand).
+            for gone in [n for n in self.seen if n > body["state_no"]]:
+                del self.seen[gone]
         else:
             self.event_log.extend(body["events"])
         if body["seat"] == self.seat:
@@ -455,6 +459,9 @@ class RemoteLink(TableLink):
 
     async def extend(self, seat: int, state_no: int) -> None:
         await self._send("extend", state_no=state_no)
+
+    async def undo(self, seat: int, state_no: int) -> None:
+        await self._send("undo", state_no=state_no)
 
     async def request_sync(self) -> None:
         await self._send("sync")

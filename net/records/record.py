@@ -318,6 +318,7 @@ class LocalRecorder:
             self._head = head
             self._writer = self._write_all(session)
         session.subscribe(lambda seat, move, events: self._moved(session, seat, move))
+        session.on_rewind(lambda: self._rewound(session))
         if session.over:
             self._end(session)
 
@@ -340,6 +341,16 @@ class LocalRecorder:
                 self._writer.move(seat, move)
             if session.over:
                 self._end(session)
+        except OSError:
+            self._writer = None
+
+    def _rewound(self, session: HostSession) -> None:
+        """A move was taken back: the record holds the moves that stand, written afresh."""
+        if self._writer is None:
+            return
+        try:
+            self._writer.close()
+            self._writer = self._write_all(session)
         except OSError:
             self._writer = None
 

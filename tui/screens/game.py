@@ -299,7 +299,7 @@ class GameScreen(TableScreen[None]):
             if data["type"] == "sync":
                 self._start_log(data.get("log", []))
                 if self.link.rated and table.result is None:
-                    self._log([("note", tr("game.rated"))], note=True)
+                    self._log([("note", tr(self.RATED_NOTE))], note=True)
                 if table.clocks is not None:  # how the clocks go, and the key for more time
                     words = setting_words(table.clocks)
                     key = "clock.note" if self.link.seats else "clock.note.watching"
@@ -554,6 +554,10 @@ class GameScreen(TableScreen[None]):
     def leave_question(self) -> str | None:
         """What leaving would do to other people, to ask about first; None: nothing."""
         return None
+
+    # What a rated game says before its first move (a hosted one says what the host's leaving
+    # does to the others).
+    RATED_NOTE = "game.rated"
 
 
 def _count(clocks: dict[str, Any], key: str, seat: int) -> int:

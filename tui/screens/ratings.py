@@ -57,6 +57,10 @@ register(
             "rated.why.unstarted": "the game was left before its first move",
             "rated.why.pending": "the game is not over; it counts as left unless it is taken "
                                  "up again within a day of its start",
+            "rated.why.level": "seat {n} names {level!r}, which is no bot level",
+            "rated.why.botmove": "seat {n}'s moves are not those of the {level} bot it names "
+                                 "(move {move})",
+            "rated.why.closed": "the host's signed close does not match the game",
             "rated.rating": "rating {rating}",
             "rated.left": "left early",
         },
@@ -79,6 +83,11 @@ register(
             "rated.why.unstarted": "das Spiel wurde vor dem ersten Zug verlassen",
             "rated.why.pending": "das Spiel ist nicht zu Ende; es zählt als verlassen, wenn es "
                                  "nicht binnen eines Tages nach seinem Beginn fortgesetzt wird",
+            "rated.why.level": "Platz {n} nennt {level!r}, das ist keine Bot-Stufe",
+            "rated.why.botmove": "die Züge von Platz {n} sind nicht die des Bots {level}, den er "
+                                 "nennt (Zug {move})",
+            "rated.why.closed": "das unterschriebene Schließen des Gastgebers passt nicht zum "
+                                "Spiel",
             "rated.rating": "Wertung {rating}",
             "rated.left": "vorzeitig gegangen",
         },

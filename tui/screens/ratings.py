@@ -25,11 +25,23 @@ def number(value: float, signed: bool = False) -> str:
     return text.replace(".", ",") if language() == "de" else text
 
 
+def points(rating: float) -> str:
+    """A rating (`Skill.rating`) on the scale players see (`ratings.shown`), whole points."""
+    return f"{round(ratings.shown(rating))}"
+
+
+def change(delta: float) -> str:
+    """A change of a rating on the scale players see, with its sign ("±0" for none)."""
+    value = round(ratings.shown_change(delta))
+    return f"{value:+d}" if value else "±0"
+
+
 def rating_of(rating: float, games: int, ident: str) -> str:
-    """A rating as the ladder and a player's page show it: with "?" while provisional (fewer
-    than `ratings.PROVISIONAL_GAMES` counted games of a person)."""
+    """A rating as the ladder, a player's page and the results show it: on the scale players
+    see, with "?" while provisional (fewer than `ratings.PROVISIONAL_GAMES` counted games of a
+    person)."""
     bot = ident.startswith(identity.BOT_PREFIX)
-    return number(rating) + ("?" if ratings.provisional(games, bot) else "")
+    return points(rating) + ("?" if ratings.provisional(games, bot) else "")
 
 
 def unrated(refused: Unrated) -> str:

@@ -9,6 +9,7 @@ that the deal cannot be verified when the peer's own check of the seed already f
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -20,7 +21,7 @@ from textual.widgets import Input, Static
 from net.host.authority import NetHost
 from net.host.link import HostLink
 from net.peer.remote import RemoteLink
-from net.players import counted
+from net.players import counted, ladder
 from net.table.link import TableLink
 from net.wire import codes
 from net.wire.text import clean_tree
@@ -327,6 +328,14 @@ class NetGameScreen(GameScreen):
         if not self._link_closed:
             leaving(self.app)
         await super().close_link()
+        if isinstance(self.link, HostLink) and self.link.host.dealer.closed is not None:
+            self._count_closed()  # the host closed its game mid-way: its loss counts now
+
+    def _count_closed(self) -> None:
+        """A game its host closed before the end (net.host.closing) has no results screen to
+        count it: its record joins this terminal's ladder at once, beside any other not yet
+        looked at (in a worker of the app's: the screen may be gone by then)."""
+        self.app.run_worker(asyncio.to_thread(ladder.catch_up_here), group="ladder")
 
     def _back_to_lobby(self) -> None:
         """Same room, same seats: the host reopens its lobby, a guest goes back into it. The
@@ -360,6 +369,8 @@ class NetGameScreen(GameScreen):
             self._remember_hosting()
         elif kind == "notice":
             self._log([("note", tr("net.notice", text=self._notice_text(data)))], note=True)
+            if data.get("closed") is True:
+                self._count_closed()
         elif kind == "connection":
             state = data.get("state", "")
             text = tr(f"net.connection.{state}",

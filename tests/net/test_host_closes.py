@@ -238,3 +238,36 @@ async def test_a_room_closed_before_the_first_move_reveals_nothing(relay: Relay)
     assert not any(m.get("reveal") for m in pia.messages)
     path = host.record_path
     assert path is not None and not records.load(path).over
+
+
+async def test_a_host_that_closes_on_an_earlier_state_is_refused_by_its_guests(
+        relay: Relay, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A modified host closes and reveals the game two moves short, signed as such (the game
+    stood better for it there): each guest saw those moves, refuses the reveal (`short`), and
+    its record counts for nobody; the guest loses nothing."""
+    from net.host.dealer import Dealer
+
+    honest = Dealer.reveal
+
+    def rolled_back(self: Dealer, session: object) -> dict[str, object] | None:
+        reveal = honest(self, session)  # type: ignore[arg-type]
+        if reveal is None or "closed" not in reveal:
+            return reveal
+        record = reveal["record"]
+        assert isinstance(record, dict) and self.commitment is not None
+        moves = record["moves"][:-2]
+        me = identity.mine()
+        assert me is not None
+        left = list(reveal["left"])  # type: ignore[call-overload]
+        signed = closing.sign(me, self.commitment, len(moves), left)
+        return {**reveal, "record": {**record, "moves": moves},
+                "closed": {**reveal["closed"], "state": len(moves), "sig": signed}}  # type: ignore[dict-item]
+
+    monkeypatch.setattr(Dealer, "reveal", rolled_back)
+    host, me, (pia,) = await open_room(relay, ("Pia",))
+    await close_mid_game(host, me, pia)
+    check = pia.link.host_closed  # type: ignore[attr-defined]
+    assert not check["verified"] and check["verify_code"] == "short"
+    with pytest.raises(Unrated) as refused:
+        outcome(records.load(pia.link.record_path))  # type: ignore[attr-defined]
+    assert refused.value.code == "unverified"

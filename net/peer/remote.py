@@ -48,6 +48,7 @@ from net.peer import tokens
 from net.peer.deal import DealCheck
 from net.peer.joining import UPDATE, Joiner, JoinError
 from net.peer.pipe import Pipe
+from net.players import closing
 from net.records import store as record_store
 from net.table.link import Message, TableLink
 from net.wire import codes, resume
@@ -431,10 +432,13 @@ class RemoteLink(TableLink):
                             "verify_code": verdict.code, "verify_args": verdict.args}
         record = reveal.get("record")
         self.revealed = record if isinstance(record, dict) else None
-        if self.remember:
+        if self.remember:  # only the close's own fields: anything else of it is the host's
+            closed = reveal.get("closed")
+            kept = ({k: closed[k] for k in ("state", "seat", "sig")}
+                    if closing.well_formed(closed) and isinstance(closed, dict) else {})
             self.record_path = records.save_peer(
                 reveal, self.seat, self.room, (verdict.ok, verdict.reason, verdict.code),
-                self.record_path, None, closed=reveal.get("closed"))
+                self.record_path, None, closed=kept)
         self.emit({"type": "notice", "text": HOST_CLOSED, "closed": verdict.ok,
                    **({} if verdict.ok else {"verdict": {"code": verdict.code,
                                                          "args": verdict.args}})})

@@ -27,6 +27,10 @@ was closed mid-crash stays unfinished, may be taken up again for `RESUME_SECONDS
 start, and counts once that time is over. Either way its person counts as having left: last,
 with the penalty, the bots sharing first place.
 
+A rated hosted game whose host's app died mid-game likewise counts from the host's own record
+once `RESUME_SECONDS` passed without `host --resume`: as the host's leaving, the others as the
+game stood (`_host_gone`).
+
 A hosted game whose host closed the room before the end (the end line's `closed`) counts
 from every record of it, the host's and each guest's (net.players.closing): its host's seats
 are among those that `left`, its host signed the close, the record replays to the very state
@@ -210,6 +214,8 @@ def _cut_short(record: Record) -> tuple[int, str, list[str], Replay]:
 def _abandoned(record: Record, now: float) -> Outcome:
     """A rated local game its person left before the end (see the module docstring): they
     count as last with the penalty, the bots share first place."""
+    if record.kind == "host" and not record.over:
+        return _host_gone(record, now)
     if record.kind != "local":
         raise Unrated("unfinished")
     seed, game_id, idents, _replay = _cut_short(record)
@@ -219,6 +225,25 @@ def _abandoned(record: Record, now: float) -> Outcome:
     left = {seat for seat, entry in enumerate(record.players) if not entry.get("bot")}
     places = [2 if seat in left else 1 for seat in range(len(idents))]
     return _outcome(record, seed, game_id, idents, places, left)
+
+
+def _host_gone(record: Record, now: float) -> Outcome:
+    """A rated hosted game whose host's app died mid-game and was not taken up again
+    (`host --resume`) within `RESUME_SECONDS` of its start: its host's own record counts it
+    as the host's leaving (its seats at this terminal last, with the penalty), everyone else
+    as the game stood. The guests hold no seed, so only the host's ladder and the table's
+    (whose sessions write the host's record) can count it."""
+    seed, game_id, idents, replay = _cut_short(record)
+    if now < record.started + RESUME_SECONDS:
+        raise Unrated("pending")
+    mine = (record.header.get("net") or {}).get("local") or []
+    left = {seat for seat, here in enumerate(mine)
+            if here is True and seat < len(record.players) and not record.players[seat].get("bot")}
+    if not left:
+        raise Unrated("unfinished")
+    _check_bots(record, seed)
+    places = closing.stood(replay.engine, replay.states[-1])
+    return _outcome(record, seed, game_id, idents, places, left | _out_of_time(record))
 
 
 def _closed(record: Record) -> Outcome:

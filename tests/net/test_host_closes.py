@@ -18,7 +18,7 @@ from net import records
 from net.host import closing as host_closing
 from net.host.authority import NetHost
 from net.players import closing, identity, ladder, ratings
-from net.players.counted import Outcome, SeatOutcome, Unrated, outcome
+from net.players.counted import RESUME_SECONDS, Outcome, SeatOutcome, Unrated, outcome
 from net.players.store import Change, Ladders
 from net.relay.server import Relay
 
@@ -271,3 +271,35 @@ async def test_a_host_that_closes_on_an_earlier_state_is_refused_by_its_guests(
     with pytest.raises(Unrated) as refused:
         outcome(records.load(pia.link.record_path))  # type: ignore[attr-defined]
     assert refused.value.code == "unverified"
+
+
+async def test_a_host_whose_app_dies_and_never_comes_back_has_left_a_day_later(
+        relay: Relay) -> None:
+    """The host's app dies mid-game (no close, nothing revealed) and its game is not taken
+    up again: a day after its start, the host's own record counts it as the host's leaving
+    and the others as the game stood. The guest's record, which never got the seed, counts
+    for nobody."""
+    host, me, (pia,) = await open_room(relay, ("Pia",))
+    try:
+        host.start()
+        async with asyncio.timeout(TIMEOUT):
+            while host.session is None or len(host.session.moves) < CLOSE_AT:
+                await asyncio.sleep(0.005)
+        me.play = pia.play = False
+        await host.crash()
+    finally:
+        await pia.link.close()  # type: ignore[attr-defined]
+    path = host.record_path
+    assert path is not None
+    record = records.load(path)
+    assert not record.over and len(record.moves) >= CLOSE_AT
+    with pytest.raises(Unrated) as waiting:
+        outcome(record, now=record.started + 60)
+    assert waiting.value.code == "pending"  # `host --resume` may take it up meanwhile
+    found = outcome(record, now=record.started + RESUME_SECONDS + 1)
+    stood = closing.stood(get_engine("schoene"), records.Replay(record).states[-1])
+    assert found.seats[0].left and [s.left for s in found.seats[1:]] == [False, False]
+    assert [s.place for s in found.seats[1:]] == stood[1:]
+    with pytest.raises(Unrated) as guests:
+        outcome(records.load(pia.link.record_path))  # type: ignore[attr-defined]
+    assert guests.value.code == "unfinished"

@@ -38,6 +38,7 @@ def close_mid_game(host: NetHost) -> bool:
     dealer.left = left
     dealer.closed = {"state": state, "seat": mine[0],
                      "sig": closing.sign(me, dealer.commitment, state, left)}
+    host.play.reschedule()  # no bot or clock moves after the close (`Play` refuses any)
     host.play.broadcast("update", [])
     host.recorder.closed(left, dealer.closed)
     return True

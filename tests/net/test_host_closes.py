@@ -26,16 +26,21 @@ from net.relay.server import Relay
 CLOSE_AT = 8
 
 
+async def started(host: NetHost, at: int = CLOSE_AT) -> None:
+    """Deal, and let everybody play until `at` moves were made."""
+    host.start()
+    async with asyncio.timeout(TIMEOUT):
+        while host.session is None or len(host.session.moves) < at:
+            await asyncio.sleep(0.005)
+
+
 async def close_mid_game(host: NetHost, me: Player, *guests: Player,
                          at: int = CLOSE_AT) -> int:
     """Start, let everybody play until `at` moves were made, then the host closes the room:
     the state it closed at."""
     try:
-        host.start()
-        async with asyncio.timeout(TIMEOUT):
-            while host.session is None or len(host.session.moves) < at:
-                await asyncio.sleep(0.005)
-            me.play = False  # the host's hand leaves the table
+        await started(host, at)
+        me.play = False  # the host's hand leaves the table
         closed_at = len(host.session.moves)
         await host.close()
         async with asyncio.timeout(TIMEOUT):  # each guest kept the game it was shown
@@ -225,15 +230,16 @@ async def test_a_guests_own_host_closing_counts_in_its_store_as_it_plays(
 async def test_a_room_closed_before_the_first_move_reveals_nothing(relay: Relay) -> None:
     """A game not begun costs nobody anything: the room closes as it always did, nothing is
     revealed, and the host's record stays open for `host --resume`."""
-    host, me, (pia,) = await open_room(relay, ("Pia",))
-    me.play = pia.play = False
+    host, me, (pia, per) = await open_room(relay)  # people alone: nobody moves unasked
+    me.play = pia.play = per.play = False
     try:
         host.start()
         await pia.wait_for(lambda m: m["type"] == "sync")
         await host.close()
         await pia.wait_for(lambda m: m["type"] == "connection" and m["state"] == "closed")
     finally:
-        await pia.link.close()  # type: ignore[attr-defined]
+        for guest in (pia, per):
+            await guest.link.close()  # type: ignore[attr-defined]
     assert pia.link.host_closed is None  # type: ignore[attr-defined]
     assert not any(m.get("reveal") for m in pia.messages)
     path = host.record_path
@@ -281,10 +287,7 @@ async def test_a_host_whose_app_dies_and_never_comes_back_has_left_a_day_later(
     for nobody."""
     host, me, (pia,) = await open_room(relay, ("Pia",))
     try:
-        host.start()
-        async with asyncio.timeout(TIMEOUT):
-            while host.session is None or len(host.session.moves) < CLOSE_AT:
-                await asyncio.sleep(0.005)
+        await started(host)
         me.play = pia.play = False
         await host.crash()
     finally:
@@ -303,3 +306,29 @@ async def test_a_host_whose_app_dies_and_never_comes_back_has_left_a_day_later(
     with pytest.raises(Unrated) as guests:
         outcome(records.load(pia.link.record_path))  # type: ignore[attr-defined]
     assert guests.value.code == "unfinished"
+
+
+async def test_nothing_moves_once_the_host_closed(relay: Relay) -> None:
+    """Between the close and the room's end a guest's move may still arrive, and a bot or a
+    clock may be due: none is applied, so the game stays where the host signed it."""
+    host, me, (pia,) = await open_room(relay, ("Pia",))  # seat 2: the host's bot
+    try:
+        await started(host)
+        me.play = pia.play = False
+        assert host_closing.close_mid_game(host)
+        session = host.session
+        made = len(session.moves)
+        for seat in (0, 1, 2):  # whoever may move now, as a person at that seat would
+            legal = session.engine.legal_moves(session.state, seat)
+            if not legal:
+                continue
+            if seat == 0:
+                host.local_move(0, legal[0], session.state_no)
+            elif seat == 1:
+                await pia.link.send_move(1, legal[0], session.state_no)  # type: ignore[attr-defined]
+                await pia.link.echo()  # type: ignore[attr-defined]
+        await asyncio.sleep(0.2)  # the bot's moment, had it one
+        assert len(session.moves) == made
+    finally:
+        await pia.link.close()  # type: ignore[attr-defined]
+        await host.close()

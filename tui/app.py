@@ -412,10 +412,7 @@ def _rate_local(link: LocalLink, recorder: records.LocalRecorder) -> None:
     closed terminal) after the first move ends the record as left and counts it at once
     (docs/records.md, "What counts for a rating")."""
     path = link.record_path = recorder.path
-    try:
-        link.rated = path is not None and counted.is_rated(records.load(path))
-    except records.RecordError:
-        link.rated = False
+    link.rated = path is not None and counted.is_rated_file(path)
     if not link.rated or path is None:
         return
 

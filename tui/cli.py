@@ -771,6 +771,7 @@ def _tables(args: argparse.Namespace) -> None:
 
     from net.host.hosting import table_relay
     from net.peer.tables import TablesError, open_tables
+    from net.players.ratings import shown
 
     server = server_url(args.server or table_relay() or f"127.0.0.1:{DEFAULT_PORT}")
     try:
@@ -785,7 +786,7 @@ def _tables(args: argparse.Namespace) -> None:
         print("no open tables" + (f" of {args.game}" if args.game else ""))
         return
     for t in found:
-        rating = "unrated" if t.rating is None else f"rated {t.rating:.0f}"
+        rating = "unrated" if t.rating is None else f"rated {shown(t.rating):.0f}"
         finished = "" if t.finished is None else f", finishes {t.finished:.0%}"
         bots = "" if t.bots_in is None else f", bots in {t.bots_in} s"
         print(f"{t.display_code}  {t.game:<16} {t.free}/{t.seats} free  {t.host} "
@@ -826,7 +827,10 @@ def _players(args: argparse.Namespace) -> None:
     import sqlite3
 
     from net.players import ladder
+    from net.players.identity import BOT_PREFIX
+    from net.players.ratings import PROVISIONAL_GAMES, provisional
     from net.players.store import StoreError
+    from tui.screens.ratings import rating_of as shown_rating
 
     try:
         store = ladder.open_store(args.db)
@@ -842,7 +846,9 @@ def _players(args: argparse.Namespace) -> None:
     if args.json:
         _print(json.dumps({game: [
             {"place": s.place, "ident": s.ident, "name": s.name, "rating": round(s.skill.rating, 2),
-             "mu": round(s.skill.mu, 4), "sigma": round(s.skill.sigma, 4), "games": s.games}
+             "mu": round(s.skill.mu, 4), "sigma": round(s.skill.sigma, 4), "games": s.games,
+             "shown": round(s.skill.shown),
+             "provisional": provisional(s.games, s.ident.startswith(BOT_PREFIX))}
             for s in standings] for game, standings in found.items()}, indent=2))
         return
     lines = []
@@ -852,8 +858,12 @@ def _players(args: argparse.Namespace) -> None:
         lines.append(f"{get_engine(game).title} ({game})")
         if not standings:
             lines.append("  no rated games yet")
-        lines += [f"  {s.place:>3}. {s.ident:<24} {s.name[:24]:<24} {s.skill.rating:7.2f} "
+        lines += [f"  {s.place:>3}. {s.ident:<24} {s.name[:24]:<24} "
+                  f"{shown_rating(s.skill.rating, s.games, s.ident):>6} "
                   f"{s.games:>5} {'game' if s.games == 1 else 'games'}" for s in standings]
+    if any(found.values()):
+        lines.append(f"ratings: 1500 + 100 x (mu - 3 sigma); ? = provisional (fewer than "
+                     f"{PROVISIONAL_GAMES} rated games); each bot level is one entry")
     if not any(found.values()) and not args.game:
         lines.append("no rated games yet: a game counts once it is over, its shuffle verified "
                      "and every person in it proven")

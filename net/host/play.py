@@ -68,7 +68,7 @@ class Play:
         session = self.host.session
         if session is None:
             return ("not_started", "the game has not started yet")
-        if session.over:
+        if session.over or self.host.dealer.closed is not None:  # ended, or closed mid-way
             return ("over", "the game is over")
         if not is_plain(move) or not isinstance(move.get("type"), str):
             return ("bad_move", "a move is a map with a 'type' and plain values")
@@ -164,7 +164,8 @@ class Play:
         if self._driver is not None and self._driver is not current:
             self._driver.cancel()
         self._driver = None
-        if host.session is None or host.session.over or host.uplink.closing:
+        if (host.session is None or host.session.over or host.uplink.closing
+                or host.dealer.closed is not None):
             return
         self._driver = host.spawn(self._drive(host.session.state_no))
 
@@ -174,7 +175,7 @@ class Play:
         session = host.session
         due = await unmanned_move(session, host.seats, state_no, level=host.level,
                                   bot_delay=host.bot_delay)
-        if due is None:
+        if due is None or host.dealer.closed is not None:  # its host closed it meanwhile
             return
         seat, move, timed_out = due
         session.undo.by_table()  # nobody at a keyboard made it: it is never taken back

@@ -165,6 +165,12 @@ class Recorder:
             self._write(lambda: writer.finish(result, left=left))
         self.writer = None
 
+    def closed(self, left: list[int], closed: dict[str, Any]) -> None:
+        """The end line of a game its host closed before the end (net.host.closing)."""
+        if (writer := self.writer) is not None:
+            self._write(lambda: writer.finish(None, left=left, closed=closed))
+        self.writer = None
+
     def close(self) -> None:
         if self.writer is not None:
             self.writer.close()

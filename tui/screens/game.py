@@ -312,7 +312,7 @@ class GameScreen(TableScreen[None]):
             if data["type"] == "sync":
                 self._start_log(data.get("log", []))
                 if self.link.rated and table.result is None:
-                    self._log([("note", f"{tr('game.rated')} {tr('game.concede.note')}")],
+                    self._log([("note", f"{tr(self.RATED_NOTE)} {tr('game.concede.note')}")],
                               note=True)
                 if table.clocks is not None:  # how the clocks go, and the key for more time
                     words = setting_words(table.clocks)
@@ -605,6 +605,10 @@ class GameScreen(TableScreen[None]):
     def leave_question(self) -> str | None:
         """What leaving would do to other people, to ask about first; None: nothing."""
         return None
+
+    # What a rated game says before its first move (a hosted one says what the host's leaving
+    # does to the others).
+    RATED_NOTE = "game.rated"
 
 
 def _count(clocks: dict[str, Any], key: str, seat: int) -> int:

@@ -140,7 +140,7 @@ def open_game(store: DaysStore, engine_id: str, plans: list[SeatPlan], me: Ident
         _sit(game, me_seat, me, name)
         store.insert(game)
         _begin_if_full(store, game, now)
-    return game
+    return _settled(store, game.id, now) if game.status == PLAYING else game
 
 
 def _sit(game: Game, seat: Seat, me: Identity, name: str) -> None:

@@ -175,12 +175,17 @@ class DaysStore:
              was))
         if not changed:
             raise Conflict("the game moved on meanwhile")
-        for number, (seat, move, by) in enumerate(new_moves, was + 1):
-            self.rows("INSERT INTO days_moves (game, n, seat, move, by_whom, at) "
-                      "VALUES (?, ?, ?, ?, ?, ?)", (game.id, number, seat, json.dumps(move),
-                                                    by, now))
+        self.append_moves(game.id, was, new_moves, now)
         for seat in game.seats:
             self.save_seat(game.id, seat)
+
+    def append_moves(self, game_id: str, was: int,
+                     moves: list[tuple[int, dict[str, Any], str]], now: float) -> None:
+        """Moves numbered on from state `was` (the primary key refuses a number twice)."""
+        for number, (seat, move, by) in enumerate(moves, was + 1):
+            self.rows("INSERT INTO days_moves (game, n, seat, move, by_whom, at) "
+                      "VALUES (?, ?, ?, ?, ?, ?)", (game_id, number, seat, json.dumps(move),
+                                                    by, now))
 
     def save_seat(self, game_id: str, seat: Seat) -> None:
         self.rows("UPDATE days_seats SET ident = ?, name = ?, bot = ?, invited = ?, "

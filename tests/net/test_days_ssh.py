@@ -16,7 +16,7 @@ from pathlib import Path
 
 import asyncssh
 from ssh_support import OpenTable, Player, connect
-from test_ssh_play import cards_left
+from test_ssh_play import take
 
 from net.days import table
 from net.days.link import with_store
@@ -37,11 +37,7 @@ async def _play_some(players: list[Player], moves: int | None) -> None:
             return
         waiting = [p for p in players if "Your turn" in p.line(0)]
         for player in waiting:
-            before = cards_left(player)
-            player.press("t")
-            await player.wait_for(
-                lambda p=player, b=before: "Results" in p.text() or cards_left(p) not in ("", b)
-                or "Your turn" not in p.line(0), "the table's answer to a take")
+            await take(player)
             made += 1
         if not waiting:
             await asyncio.sleep(0.1)

@@ -17,6 +17,8 @@ WORDS = {
     "menu.days_one": {"en": "Play over days — your turn in 1 game",
                       "de": "Spiel über Tage — du bist in 1 Spiel dran"},
     "menu.days_key": {"en": "Longest waiting", "de": "Wartet am längsten"},
+    "days.key.settings": {"en": "Play over days: notices & vacation",
+                          "de": "Spiel über Tage: Hinweise & Urlaub"},
     "days.login": {"en": "Your turn in {n} games over days: w takes you to the one waiting "
                          "longest",
                    "de": "Du bist in {n} Spielen über Tage dran: w bringt dich zu dem, das am "

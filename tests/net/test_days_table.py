@@ -5,6 +5,7 @@ and the finished game's record verified and counted for the ladder."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
@@ -262,3 +263,60 @@ def test_the_store_holds_no_game_in_anyones_app_and_a_new_node_replays_it(
         assert json.dumps(table.session_of(again).sync(0)) == json.dumps(view)
     finally:
         fresh.close()
+
+
+async def test_a_days_link_sends_each_player_their_own_view_and_nothing_more(
+        store_at: str) -> None:
+    """The same messages a LocalLink sends, made from the stored game: Bob's link carries
+    his seat's view alone (never Ann's hand), a stranger's link the spectator's; a move sent
+    for a seat that is not his changes nothing."""
+    from net.days.link import DaysLink
+
+    ann, bob = someone(), someone()
+    store = days_store(store_at)
+    try:
+        game = table.open_game(store, "zwergenamulett", [ME, SeatPlan("open")], ann, "Ann",
+                               START)
+        game = table.take_seat(store, game.id, 1, bob, "Bob", START)
+        session = table.session_of(game)
+        ann_hand = json.dumps(session.engine.view(session.state, 0)["hand"])
+    finally:
+        store.close()
+    heard: dict[str, list[dict]] = {"bob": [], "eve": []}
+    links = {"bob": DaysLink(game.id, bob.fingerprint, where=store_at, poll=0.05),
+             "eve": DaysLink(game.id, someone().fingerprint, where=store_at, poll=0.05)}
+    for name, link in links.items():
+        link.set_listener(heard[name].append)
+        await link.start()
+    try:
+        assert links["bob"].seats == [1] and links["eve"].seats == []
+        sync = heard["bob"][0]
+        assert sync["type"] == "sync" and sync["seat"] == 1
+        assert sync["view"] == session.engine.view(session.state, 1)
+        assert heard["eve"][0]["seat"] is None and heard["eve"][0]["view"]["hand"] == []
+        assert heard["eve"][0]["view"] == session.engine.view(session.state, None)
+        await links["bob"].send_move(0, {"type": "pass"}, 0)
+        assert heard["bob"][-1] == {"type": "error", "seat": 0,
+                                    "message": "That seat is not yours"}
+        # Ann moves through the table (another node): both links hear it by the store.
+        seat = game.to_act[0]
+        who = ann if seat == 0 else bob
+        move = session.engine.legal_moves(session.state, seat)[0]
+        other = days_store(store_at)
+        try:
+            table.play(other, game.id, who.fingerprint, seat, move, 0, START + 60)
+        finally:
+            other.close()
+        for _ in range(100):
+            await asyncio.sleep(0.05)
+            if heard["bob"][-1]["type"] == "update" and heard["eve"][-1]["type"] == "update":
+                break
+        update = heard["bob"][-1]
+        assert update["type"] == "update" and update["state_no"] >= 1 and update["events"]
+        for message in heard["bob"] + heard["eve"]:
+            if message.get("view"):
+                assert message["seat"] != 0
+                assert json.dumps(message["view"]["hand"]) != ann_hand
+    finally:
+        for link in links.values():
+            await link.close()

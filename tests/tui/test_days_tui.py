@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
-from textual.widgets import OptionList, Static
+from textual.widgets import Input, OptionList, Static
 from tui_helpers import MAX_STEPS, choose_key
 
 from net.days import table
@@ -18,7 +18,7 @@ from net.players import identity, ladder
 from net.records import store as record_files
 from tui.app import TabletopApp
 from tui.boards.base import GameBoard
-from tui.screens.days import DaysScreen, NewDaysScreen
+from tui.screens.days import DaysScreen, DaysSettingsScreen, NewDaysScreen
 from tui.screens.game import GameScreen
 from tui.screens.results import ResultsScreen
 
@@ -136,3 +136,37 @@ async def test_the_menu_says_your_turn_and_w_opens_the_game_waiting_longest(
         assert isinstance(link, DaysLink)
         if old.id in [g.id for g in waiting if g.my_turn]:
             assert link.game_id == old.id
+
+
+async def test_notices_are_set_in_settings_by_keys_and_a_bad_webhook_changes_nothing(
+        at_table: Path) -> None:
+    app = TabletopApp(lang="en")
+    async with app.run_test(size=(110, 40)) as pilot:
+        await pilot.pause()
+        app.menu_settings()
+        await pilot.pause()
+        app.screen.query_one("#days-settings").focus()
+        await pilot.press("enter")
+        await _wait(pilot, app, DaysSettingsScreen)
+        await pilot.pause()
+        assert app.focused is not None and app.focused.id == "set-webhook"
+        await pilot.press(*"http://127.0.0.1:9/hook", "tab", *"ann@example.org", "tab", "enter")
+        for _ in range(100):
+            await pilot.pause(0.02)
+            if "network" in str(app.screen.query_one("#set-status", Static).render()):
+                break
+        assert "not on the table's own network" in str(
+            app.screen.query_one("#set-status", Static).render())
+        me = identity.mine()
+        assert me is not None
+        assert with_store(str(at_table), lambda store: store.player(me.fingerprint)) is None
+        webhook = app.screen.query_one("#set-webhook", Input)
+        webhook.value = ""
+        webhook.focus()
+        await pilot.press("tab", "tab", "enter")  # e-mail alone, saved
+        for _ in range(100):
+            await pilot.pause(0.02)
+            if "Saved" in str(app.screen.query_one("#set-status", Static).render()):
+                break
+        player = with_store(str(at_table), lambda store: store.player(me.fingerprint))
+        assert player is not None and player.email == "ann@example.org" and not player.webhook

@@ -59,7 +59,6 @@ WORDS = {
     "days.waiting_for": {"en": "waiting {days} d", "de": "wartet {days} T"},
     "days.key.open": {"en": "Play / sit", "de": "Spielen / setzen"},
     "days.key.new": {"en": "New game", "de": "Neues Spiel"},
-    "days.key.settings": {"en": "Notices & vacation", "de": "Hinweise & Urlaub"},
     "days.key.refresh": {"en": "Refresh", "de": "Auffrischen"},
     "days.new.title": {"en": "A new game over days", "de": "Ein neues Spiel über Tage"},
     "days.new.game": {"en": "Game", "de": "Spiel"},

@@ -63,3 +63,11 @@ def nookie_options() -> dict[str, Any]:
     for card in things:
         deck.remove(card)
     return {"stack": [nookie, *things[:4], cancel, *things[4:], *deck], "first": 0}
+
+
+def two_seated(store: DaysStore, engine: str, ann: Any, bob: Any, now: float = START,
+               **options: Any) -> Game:
+    """A game of two opened by Ann (seat 0), Bob taking the open seat 1: under way."""
+    game = table.open_game(store, engine, [table.SeatPlan("me"), table.SeatPlan("open")], ann,
+                           "Ann", now, **options)
+    return table.take_seat(store, game.id, 1, bob, "Bob", now)

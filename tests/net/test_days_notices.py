@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from aiosmtpd.controller import Controller
-from days_support import DAY, FakeClock, days_store
+from days_support import DAY, FakeClock, days_store, two_seated
 from netsupport import someone
 
 from net.days import people, table
@@ -91,9 +91,7 @@ def test_a_webhook_hears_of_each_turn_once_and_vacation_tells_the_others(
         for who, name in ((ann, "Ann"), (bob, "Bob")):
             people.set_notices(store, who.fingerprint, name, hooks.url, None,
                                private_hooks=True)
-        game = table.open_game(store, "schoko", [SeatPlan("me"), SeatPlan("open")], ann,
-                               "Ann", fake())
-        game = table.take_seat(store, game.id, 1, bob, "Bob", fake())
+        game = two_seated(store, "schoko", ann, bob, fake())
         keeper = DaysKeeper(store_at, now=fake, private_hooks=True)
         assert keeper.tick().hooks == 1
         assert keeper.tick().hooks == 0  # one POST per turn, however often the keeper looks

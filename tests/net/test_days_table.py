@@ -9,7 +9,15 @@ import asyncio
 import json
 
 import pytest
-from days_support import DAY, START, FakeClock, days_store, nookie_options, play_out
+from days_support import (
+    DAY,
+    START,
+    FakeClock,
+    days_store,
+    nookie_options,
+    play_out,
+    two_seated,
+)
 from netsupport import someone
 
 from engines import IllegalMove
@@ -244,9 +252,7 @@ def test_the_store_holds_no_game_in_anyones_app_and_a_new_node_replays_it(
     ann, bob = someone(), someone()
     store = days_store(store_at)
     try:
-        game = table.open_game(store, "zwergenamulett", [ME, SeatPlan("open")], ann, "Ann",
-                               START)
-        game = table.take_seat(store, game.id, 1, bob, "Bob", START)
+        game = two_seated(store, "zwergenamulett", ann, bob)
         for _ in range(3):
             seat = game.to_act[0]
             session = table.session_of(game)
@@ -275,9 +281,7 @@ async def test_a_days_link_sends_each_player_their_own_view_and_nothing_more(
     ann, bob = someone(), someone()
     store = days_store(store_at)
     try:
-        game = table.open_game(store, "zwergenamulett", [ME, SeatPlan("open")], ann, "Ann",
-                               START)
-        game = table.take_seat(store, game.id, 1, bob, "Bob", START)
+        game = two_seated(store, "zwergenamulett", ann, bob)
         session = table.session_of(game)
         ann_hand = json.dumps(session.engine.view(session.state, 0)["hand"])
     finally:

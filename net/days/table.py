@@ -218,7 +218,8 @@ def play(store: DaysStore, game_id: str, ident: str, seat: int, move: Move, stat
             late = True
         else:
             if state_no != game.state_no:
-                raise StaleMove(f"move made on state {state_no}, the game is at {game.state_no}")
+                raise StaleMove(f"The game moved on since you looked (it is at state "
+                                f"{game.state_no}, your move was made on {state_no})")
             if session.windows.open:
                 raise IllegalMove("Your standing orders answer windows in a game over days")
             before = session.state_no

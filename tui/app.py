@@ -174,7 +174,8 @@ class TabletopApp(App[None]):
     def _days_waiting(self) -> None:
         count = len(days_menu.waiting())
         if count:
-            self.call_from_thread(self.notify, tr("days.login", n=count), timeout=KEYLESS_NOTE)
+            said = tr("days.login_one") if count == 1 else tr("days.login", n=count)
+            self.call_from_thread(self.notify, said, timeout=KEYLESS_NOTE)
 
     # -- crashes -----------------------------------------------------------------------------
     def _handle_exception(self, error: Exception) -> None:

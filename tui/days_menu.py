@@ -19,6 +19,8 @@ WORDS = {
     "menu.days_key": {"en": "Longest waiting", "de": "Wartet am längsten"},
     "days.key.settings": {"en": "Play over days: notices & vacation",
                           "de": "Spiel über Tage: Hinweise & Urlaub"},
+    "days.login_one": {"en": "Your turn in 1 game over days: w takes you there",
+                       "de": "Du bist in 1 Spiel über Tage dran: w bringt dich hin"},
     "days.login": {"en": "Your turn in {n} games over days: w takes you to the one waiting "
                          "longest",
                    "de": "Du bist in {n} Spielen über Tage dran: w bringt dich zu dem, das am "

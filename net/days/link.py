@@ -2,12 +2,12 @@
 (net.table.link), made from the game as the table's store holds it, so the one game screen
 plays it unchanged.
 
-The player's app never keeps the game: every move goes to the table (net.days.table, in a
-worker thread: the store may be a database across the network), and the link reads the game
-back; a move made elsewhere (the other player on another node, the table's bot, a keeper's
-timeout) is found by looking at the stored state number every `POLL_SECONDS`. Each seat of
-this player is sent only its own view; a player with no seat in the game watches it as a
-spectator.
+The player's app never keeps the game: every move goes to the table (net.days.table, in the
+link's own thread, on one connection to the store it keeps: the store may be a database
+across the network), and the link reads the game back; a move made elsewhere (the other
+player on another node, the table's bot, a keeper's timeout) is found by looking at the
+stored state number every `POLL_SECONDS`. Each seat of this player is sent only its own view;
+a player with no seat in the game watches it as a spectator.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from engines import IllegalMove
@@ -71,9 +72,29 @@ class DaysLink(TableLink):
         self.game: Game | None = None
         self.session: HostSession | None = None
         self._poller: asyncio.Task[None] | None = None
+        self._pool = ThreadPoolExecutor(1, thread_name_prefix="days-link")
+        self._store: DaysStore | None = None
 
     async def _run(self, work: Callable[[DaysStore], Any]) -> Any:
-        return await asyncio.to_thread(with_store, self.where, work)
+        """`work` on the link's own connection to the store, in the link's one thread (an
+        SQLite connection stays in the thread that made it); a store that failed is opened
+        afresh next time."""
+        return await asyncio.get_running_loop().run_in_executor(self._pool, self._work, work)
+
+    def _work(self, work: Callable[[DaysStore], Any]) -> Any:
+        if self._store is None:
+            self._store = open_days(self.where)
+        try:
+            return work(self._store)
+        except StoreError:
+            self._drop()
+            raise
+
+    def _drop(self) -> None:
+        if self._store is not None:
+            with contextlib.suppress(StoreError, OSError):
+                self._store.close()
+            self._store = None
 
     async def start(self) -> None:
         game = await self._run(lambda store: store.load(self.game_id))
@@ -152,6 +173,8 @@ class DaysLink(TableLink):
             with contextlib.suppress(asyncio.CancelledError):
                 await self._poller
             self._poller = None
+        await asyncio.get_running_loop().run_in_executor(self._pool, self._drop)
+        self._pool.shutdown(wait=False)
 
     def finished_record(self) -> dict[str, Any] | None:
         if self.session is None or not self.session.over:

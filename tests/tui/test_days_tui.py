@@ -94,6 +94,13 @@ async def test_a_game_over_days_opened_by_keys_is_played_to_its_end(at_table: Pa
             if boards and boards.first().table.seat in boards.first().table.view["to_act"]:
                 await pilot.press(choose_key(boards.first()))
         assert isinstance(app.screen, ResultsScreen)
+        app.menu_days()  # the finished game is listed, to see its results again
+        await _wait(pilot, app, DaysScreen)
+        for _ in range(100):
+            await pilot.pause(0.02)
+            if app.screen.rows:  # type: ignore[attr-defined]
+                break
+        assert [r[2] for r in app.screen.rows] == ["days.finished"]  # type: ignore[attr-defined]
     me = identity.mine()
     assert me is not None
     games = with_store(str(at_table), lambda store: store.games_of(me.fingerprint, True))

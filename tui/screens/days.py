@@ -25,7 +25,7 @@ from net.days import clock, people, table
 from net.days.link import DaysLink, with_store
 from net.days.notices import NoticeError
 from net.days.orders import ANSWERS
-from net.days.store import DaysStore, Listing
+from net.days.store import OVER, DaysStore, Listing
 from net.players import identity
 from net.players.store import StoreError
 from net.wire.text import clean
@@ -49,6 +49,8 @@ WORDS = {
     "days.mine_wait": {"en": "Waiting for the others", "de": "Die anderen sind dran"},
     "days.invited": {"en": "Invitations", "de": "Einladungen"},
     "days.open": {"en": "Open games (take a seat)", "de": "Offene Spiele (Platz nehmen)"},
+    "days.finished": {"en": "Finished (results, Past games)",
+                      "de": "Beendet (Ergebnisse, Vergangene Spiele)"},
     "days.none": {"en": "No games over days yet: n opens one.",
                   "de": "Noch keine Spiele über Tage: n eröffnet eines."},
     "days.no_identity": {"en": "Play over days needs an identity (log in with an SSH key).",
@@ -97,6 +99,8 @@ WORDS = {
     "days.set.orders_save": {"en": "Set orders", "de": "Aufträge setzen"},
 }
 register_words(WORDS)
+
+FINISHED_SHOWN = 10  # the newest finished games the list shows
 
 
 def _me() -> identity.Identity | None:
@@ -182,7 +186,7 @@ class DaysScreen(TableScreen[None]):
         name = player_name()
         try:
             mine, invited, listed = await asyncio.to_thread(
-                with_store, None, lambda store: (store.games_of(me.fingerprint),
+                with_store, None, lambda store: (store.games_of(me.fingerprint, True),
                                                  store.invited(me.fingerprint, name),
                                                  store.listed()))
         except (StoreError, OSError) as exc:
@@ -191,10 +195,12 @@ class DaysScreen(TableScreen[None]):
         now = time.time()
         rows = [(f"play:{g.id}", _row(g, now), "days.mine_turn") for g in mine if g.my_turn]
         rows += [(f"play:{g.id}", _row(g, now), "days.mine_wait") for g in mine
-                 if not g.my_turn]
+                 if not g.my_turn and g.status != OVER]
         rows += [(f"join:{g.id}", _row(g, now), "days.invited") for g in invited]
         rows += [(f"join:{g.id}", _row(g, now), "days.open") for g in listed
                  if g.id not in {i.id for i in invited} and not g.mine]
+        finished = [g for g in mine if g.status == OVER][-FINISHED_SHOWN:]
+        rows += [(f"play:{g.id}", _row(g, now), "days.finished") for g in reversed(finished)]
         self.rows = rows
         listing = self.query_one("#days-list", OptionList)
         listing.clear_options()

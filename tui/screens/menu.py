@@ -16,8 +16,10 @@ from tui.i18n import tr
 from tui.screens.base import KeySpec, TableScreen
 from tui.widgets.footer import Footer
 
-MENU_ITEMS = ("play", "host", "join", "tables", "quick", "days", "rules", "settings", "past",
-              "players", "quit")
+# "days" shows only at a table (tui.days_menu), so it stands last but one: every item above it
+# is where it is with it or without it.
+MENU_ITEMS = ("play", "host", "join", "tables", "quick", "rules", "settings", "past", "players",
+              "days", "quit")
 
 BANNER = "♠ ♥  tabletop-tui  ♦ ♣"
 

@@ -3,13 +3,18 @@ for what the table refuses (a broken move, a move on an old state), and nothing 
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 from pathlib import Path
 
 import pytest
+from days_support import days_store, two_seated
+from netsupport import someone
 
 from net.players import ladder
-from tui.cli import main
+from tui.cli import build_parser, main
+from tui.commands.days import keeper_beside
 
 
 def _run(capsys: pytest.CaptureFixture[str], *words: str) -> list[dict]:
@@ -49,3 +54,31 @@ def test_a_script_opens_shows_and_plays_a_game_over_days(
     assert "not on the table's own network" in _refused(
         capsys, "notices", "--webhook", "http://127.0.0.1:1/")
     assert _run(capsys, "notices", "--email", "me@example.org")[0]["email"] == "me@example.org"
+
+
+async def test_serve_runs_the_keeper_beside_its_tables(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`serve --ssh/--web` starts the keeper with its tables: a turn whose days ran out long
+    ago is played by the bot at once, and the keeper stops with the tables."""
+    monkeypatch.setenv(ladder.TABLE_ENV, str(tmp_path / "table.sqlite"))
+    store = days_store(str(tmp_path / "table.sqlite"))
+    try:
+        game = two_seated(store, "schoko", someone(), someone(), time.time() - 3 * 86400,
+                          days=1)
+    finally:
+        store.close()
+    args = build_parser().parse_args(["serve", "--ssh", "0", "--smtp-host", "127.0.0.1"])
+    stop = await keeper_beside(args, None)("ws://127.0.0.1:1", None)
+    try:
+        for _ in range(200):
+            await asyncio.sleep(0.05)
+            store = days_store(str(tmp_path / "table.sqlite"))
+            try:
+                moved = store.load(game.id)
+            finally:
+                store.close()
+            if moved is not None and moved.state_no > 0:
+                break
+        assert moved is not None and moved.moves[0][2] == "timeout"
+    finally:
+        await stop()

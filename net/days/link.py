@@ -31,6 +31,7 @@ from net.players.store import StoreError
 from net.records import store as record_files
 from net.table.link import TableLink, table_message
 from net.table.session import HostSession, StaleMove
+from net.wire.text import clean_tree
 
 POLL_SECONDS = 2.0
 NO_CHAT = "A game over days keeps no chat"
@@ -113,6 +114,11 @@ class DaysLink(TableLink):
                       if s.ident == self.ident and s.timed_out is None]
         if game.status == OVER:
             self._keep_record(game)
+
+    def emit(self, message: dict[str, Any]) -> None:
+        """Names in a stored game were typed by other players: cleaned before any screen
+        sees them, as a `RemoteLink` cleans what a host sends (net.wire.text)."""
+        super().emit(clean_tree(message))
 
     def _watchers(self) -> list[int | None]:
         return list(self.seats) if self.seats else [None]

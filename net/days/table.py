@@ -36,6 +36,7 @@ from net.players.identity import Identity
 from net.table import fairness
 from net.table.session import BOT_LEVELS, HostSession, SeatInfo, StaleMove
 from net.table.windows import PASS
+from net.wire.text import clean
 
 # How many games a player may be in at once (open or being played), as BGA: this many, plus
 # one for every game they finished over days.
@@ -45,6 +46,7 @@ BY_PLAYER, BY_BOT, BY_TIMEOUT, BY_ORDER = "player", "bot", "timeout", "order"
 # The most moves the table makes for bots and orders after one move (a safety stop: a game
 # of bots alone ends long before).
 SETTLE_MOST = 10_000
+MAX_NAME = 32  # as every form of the app (tui.screens.base.MAX_NAME)
 
 
 class DaysError(ValueError):
@@ -84,6 +86,7 @@ class SeatPlan:
 
 
 def _person(store: DaysStore, me: Identity, name: str) -> Player:
+    name = _name(name)
     player = store.player(me.fingerprint)
     if player is None:
         player = Player(me.fingerprint, name)
@@ -143,7 +146,16 @@ def open_game(store: DaysStore, engine_id: str, plans: list[SeatPlan], me: Ident
     return _settled(store, game.id, now) if game.status == PLAYING else game
 
 
+def _name(name: str) -> str:
+    """A player's name as the table keeps it: one clean line, `MAX_NAME` characters at most."""
+    cleaned = clean(name, MAX_NAME)
+    if not cleaned:
+        raise DaysError("A player at a table needs a name")
+    return cleaned
+
+
 def _sit(game: Game, seat: Seat, me: Identity, name: str) -> None:
+    name = _name(name)
     proof = me.prove(game_name(game), seat.seat, name)
     seat.ident, seat.name, seat.key, seat.sig = proof["ident"], name, proof["key"], proof["sig"]
     seat.invited = None

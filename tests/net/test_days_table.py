@@ -324,3 +324,34 @@ async def test_a_days_link_sends_each_player_their_own_view_and_nothing_more(
     finally:
         for link in links.values():
             await link.close()
+
+
+async def test_a_hostile_name_reaches_no_screen_and_no_notice_uncleaned(store_at: str) -> None:
+    """The attacker names themselves with a terminal's escape codes (OSC 52 writes the
+    clipboard) and markup: the table keeps the name cleaned, and a link cleans what it sends."""
+    from net.days.link import DaysLink
+
+    ann, bob = someone(), someone()
+    hostile = "\x1b]52;c;aGk=\x07Eve[/]\r\n" + "x" * 80
+    store = days_store(store_at)
+    try:
+        game = table.open_game(store, "schoko", [ME, SeatPlan("open")], ann, hostile, START)
+        game = table.take_seat(store, game.id, 1, bob, "Bob", START)
+        kept = game.seats[0].name
+        assert "\x1b" not in kept and "\x07" not in kept and "\n" not in kept
+        assert len(kept) <= table.MAX_NAME
+        player = store.player(ann.fingerprint)
+        assert player is not None and player.name == kept
+        with pytest.raises(DaysError, match="needs a name"):
+            table.open_game(store, "schoko", [ME, SeatPlan("open")], someone(), "\x1b\x07",
+                            START)
+    finally:
+        store.close()
+    heard: list[dict] = []
+    link = DaysLink(game.id, bob.fingerprint, where=store_at)
+    link.set_listener(heard.append)
+    await link.start()
+    try:
+        assert "\x1b" not in json.dumps(heard) and "\\u001b" not in json.dumps(heard)
+    finally:
+        await link.close()

@@ -42,7 +42,7 @@ from net.table.clocks import ClockSetting
 from net.table.link import LocalLink
 from net.table.session import HostSession, SeatInfo
 from themes import DEFAULT_THEME, STYLESHEET, TABLE_DEFAULTS, THEME_NAMES, THEMES
-from tui import boards, i18n, prefs, unsaved
+from tui import boards, days_menu, i18n, prefs, unsaved
 from tui.bindings import bindings_over
 from tui.i18n import register, tr
 from tui.input_gate import InputGate
@@ -164,9 +164,18 @@ class TabletopApp(App[None]):
         if unsaved.moved:  # a home it cannot write: said on the screen too, not only on stderr
             self.call_after_refresh(self.notify, tr("unsaved.note", paths=", ".join(
                 str(path) for path in unsaved.moved)), severity="warning", timeout=KEYLESS_NOTE)
+        if days_menu.at_table():  # "your turn in 3 games", once the first screen is out
+            self.call_after_refresh(self.run_worker, self._days_waiting, thread=True,
+                                    group="days-login")
         if inside.keyless():  # once the first screen is out (it ends an SSH session's start)
             self.call_after_refresh(self.notify, tr("ssh.keyless"), severity="warning",
                                     timeout=KEYLESS_NOTE)
+
+    def _days_waiting(self) -> None:
+        count = len(days_menu.waiting())
+        if count:
+            said = tr("days.login_one") if count == 1 else tr("days.login", n=count)
+            self.call_from_thread(self.notify, said, timeout=KEYLESS_NOTE)
 
     # -- crashes -----------------------------------------------------------------------------
     def _handle_exception(self, error: Exception) -> None:
@@ -311,6 +320,23 @@ class TabletopApp(App[None]):
         from tui.screens.tournaments import TournamentsScreen
 
         self.push_screen(TournamentsScreen())
+
+    def menu_days(self) -> None:
+        from tui.screens.days import DaysScreen
+
+        self.push_screen(DaysScreen())
+
+    def menu_days_waiting(self) -> None:
+        """The game over days waiting longest for this player's move (`w` in the menu)."""
+        if not days_menu.at_table():
+            return
+        from tui.screens.days import DaysScreen, open_longest_waiting
+
+        async def go() -> None:
+            if not await open_longest_waiting(self):
+                self.push_screen(DaysScreen())
+
+        self.run_worker(go(), group="days")
 
     def menu_settings(self) -> None:
         from tui.screens.settings import SettingsScreen

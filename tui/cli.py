@@ -24,6 +24,7 @@ from net.table import clocks
 from net.table.session import BOT_LEVELS
 from net.web.limits import WebLimits
 from net.wire import codes
+from tui.commands import days as days_command
 from tui.commands import puzzles as puzzles_command
 from tui.commands import tournament as tournament_command
 
@@ -418,6 +419,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "TABLETOP_TUI_RELAY_PROXIES)")
     _add_ssh_options(serve)
     _add_web_options(serve)
+    days_command.add_serve_options(serve)
     serve.add_argument("--relay", type=_server, default=None, metavar="URL",
                        help="with --ssh: run no relay here; the sessions host and join at this "
                        "one (the relays' load balancer of a table on several machines)")
@@ -426,6 +428,7 @@ def build_parser() -> argparse.ArgumentParser:
                        "shared by every machine of the table (default: $TABLETOP_TUI_DB, else "
                        "an SQLite file in the data directory)")
 
+    days_command.add_parser(sub)
     rules = sub.add_parser("rules", help="print a game's rules")
     rules.add_argument("game", type=_game)
 
@@ -968,11 +971,14 @@ def main(argv: Sequence[str] | None = None) -> None:
                 from net.web.server import beside as web_beside
 
                 beside = web_beside(web, _say)
+            beside = days_command.keeper_beside(args, beside)
             relay = server_url(args.relay) if args.relay else None
             raise SystemExit(serve_with_ssh(args.host, args.port, ssh, relay, beside))
         from net.relay.server import serve_forever
 
         serve_forever(args.host, args.port)
+    elif command == "days":
+        days_command.run(args)
     elif command == "tables":
         _tables(args)
     elif command == "replay":

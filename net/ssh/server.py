@@ -47,6 +47,7 @@ from typing import Any, TypeVar
 import asyncssh
 
 import net
+from net.days import notices
 from net.host.hosting import TABLE_RELAY_ENV, TABLE_SSH_ENV, HostPlan, start_relay
 from net.peer import tokens
 from net.players import identity, ladder, reputation
@@ -335,6 +336,8 @@ def player_env(base: dict[str, str], home: Path, owner: str, name: str, relay_ur
     }
     if rooms := os.environ.get("TABLETOP_TUI_ROOMS"):
         env["TABLETOP_TUI_ROOMS"] = rooms
+    if notices.private_allowed():  # serve --days-private-webhooks
+        env[notices.PRIVATE_ENV] = "1"
     if code is not None:
         env[codes.CODE_ENV] = code
     if not rated:  # a name is no identity: this player plays unrated

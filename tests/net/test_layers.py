@@ -23,6 +23,7 @@ FLOORS = {
     "net.records": 2, "net.discovery": 2,
     "net.relay": 3, "net.players": 3,
     "net.host": 4, "net.peer": 4, "net.words": 4, "net.puzzles": 4,
+    "net.days": 4,
     "net.ssh": 5,
     "net.web": 6,
     "net.headless": 6, "net.director": 7,

@@ -31,6 +31,15 @@ def cards_left(player: Player) -> str:
     return found.group(0) if found else ""
 
 
+async def take(player: Player) -> None:
+    """The player takes the card, until the table has answered (the next card, or the end)."""
+    before = cards_left(player)
+    player.press("t")
+    await player.wait_for(
+        lambda: "Results" in player.text() or cards_left(player) not in ("", before),
+        "the next card after a take")
+
+
 async def play_by_taking(players: list[Player]) -> None:
     """Whoever's top line says it is their turn takes the card, until the results show."""
     for _ in range(TURNS):
@@ -38,11 +47,7 @@ async def play_by_taking(players: list[Player]) -> None:
             return
         waiting = [p for p in players if "Your turn" in p.line(0)]
         for player in waiting:
-            before = cards_left(player)
-            player.press("t")
-            await player.wait_for(
-                lambda p=player, b=before: "Results" in p.text() or cards_left(p) not in ("", b),
-                "the next card after a take")
+            await take(player)
         if not waiting:
             await asyncio.sleep(0.05)
     raise AssertionError("the game did not end:\n" + "\n\n".join(p.text() for p in players))

@@ -1,1 +1,1 @@
-"""The command line's commands that live in modules of their own (tui.cli registers them)."""
+"""One module a command of the command line (the shape of pip's `commands/`)."""

@@ -3,20 +3,24 @@ so the first screen paints fast."""
 
 from __future__ import annotations
 
+import contextlib
 from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import OptionList, Static
-from textual.widgets.option_list import Option
+from textual.widgets.option_list import Option, OptionDoesNotExist
 
+from tui import days_menu
 from tui.i18n import register, tr
 from tui.screens import tournament_words  # noqa: F401  (the menu's word for it)
 from tui.screens.base import KeySpec, TableScreen
 from tui.widgets.footer import Footer
 
+# "days" shows only at a table (tui.days_menu), so it stands last but one: every item above it
+# is where it is with it or without it.
 MENU_ITEMS = ("play", "host", "join", "tables", "quick", "rules", "puzzles", "settings", "past",
-              "players", "tournaments", "quit")
+              "players", "tournaments", "days", "quit")
 
 BANNER = "♠ ♥  tabletop-tui  ♦ ♣"
 
@@ -25,7 +29,10 @@ class MenuScreen(TableScreen[None]):
     """The first screen. Each item calls `app.menu_<item>()`, so another module (e.g. network
     play) changes what an item does without touching this screen. `p` is Quick play."""
 
-    KEYS: ClassVar[tuple[KeySpec, ...]] = (("p", "item('quick')", "menu.quick", True),)
+    KEYS: ClassVar[tuple[KeySpec, ...]] = (
+        ("p", "item('quick')", "menu.quick", True),
+        ("w", "item('days_waiting')", "menu.days_key", False),  # at a table (tui.days_menu)
+    )
 
     def action_item(self, item: str) -> None:
         getattr(self.app, f"menu_{item}")()
@@ -35,7 +42,8 @@ class MenuScreen(TableScreen[None]):
             yield Static(BANNER, id="menu-title")
             yield Static(tr("menu.subtitle"), id="menu-subtitle")
             yield OptionList(
-                *(Option(tr(f"menu.{item}"), id=item) for item in MENU_ITEMS), id="menu"
+                *(Option(tr(f"menu.{item}"), id=item) for item in MENU_ITEMS
+                  if item != "days" or days_menu.at_table()), id="menu"
             )
         yield Footer()
 
@@ -49,6 +57,22 @@ class MenuScreen(TableScreen[None]):
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         getattr(self.app, f"menu_{event.option.id}")()
+
+    def on_screen_resume(self) -> None:
+        if days_menu.at_table():  # after the frame: the count reads the table's store
+            self.call_after_refresh(self.run_worker, self._count_days, thread=True,
+                                    group="days", exclusive=True)
+
+    def _count_days(self) -> None:
+        count = len(days_menu.waiting())
+        self.app.call_from_thread(self._show_days, count)
+
+    def _show_days(self, count: int) -> None:
+        """Say on the days item in how many games it is this player's turn."""
+        menu = self.query("#menu")
+        if menu:
+            with contextlib.suppress(OptionDoesNotExist):
+                menu.first(OptionList).replace_option_prompt("days", days_menu.menu_label(count))
 
 
 class GamePickerScreen(TableScreen[str | None]):

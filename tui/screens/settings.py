@@ -12,7 +12,7 @@ from textual.content import Content
 from textual.widgets import Button, Input, RadioButton, RadioSet, Static
 
 from themes import THEME_NAMES
-from tui import prefs
+from tui import days_menu, prefs
 from tui.i18n import LANGUAGE_NAMES, LANGUAGES, language, tr
 from tui.screens.base import MAX_NAME, KeySpec, TableScreen
 from tui.screens.lobby import BOT_LEVELS
@@ -58,6 +58,8 @@ class SettingsScreen(TableScreen[None]):
                 yield from self._choice("clock", "settings.clock", [
                     (name, tr(f"clock.preset.{name}")) for name in prefs.CLOCKS
                 ], saved.clock)
+            if days_menu.at_table():  # play over days: notices, vacation, standing orders
+                yield Button(tr("days.key.settings"), id="days-settings")
             yield Static(Content(self.error), id="settings-error")
             yield ActionButton(tr("settings.done"), id="done", variant="primary")
         yield Footer()
@@ -109,6 +111,11 @@ class SettingsScreen(TableScreen[None]):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
+        if event.button.id == "days-settings":
+            from tui.screens.days import DaysSettingsScreen
+
+            self.app.push_screen(DaysSettingsScreen())
+            return
         self.dismiss()
 
     def action_close(self) -> None:

@@ -67,7 +67,7 @@ def fill(store: DaysStore, games: int, players: int, moves: int, seed: int = 7) 
     rng = random.Random(seed)
     people = _players(players)
     for ident, name in people:
-        store.db._rows("INSERT INTO days_players (ident, name, finished, vacation_year, "
+        store.db.rows("INSERT INTO days_players (ident, name, finished, vacation_year, "
                        "vacation_used, digest_sent) VALUES (?, ?, 0, 0, 0, 0)",
                        (ident.fingerprint, name))
     made: list[Game] = []
@@ -169,7 +169,7 @@ def main() -> None:
                   f"{time.perf_counter() - started:.0f} s")
 
             def pg_size() -> int:
-                found = db._rows("SELECT SUM(pg_total_relation_size(c.oid)) FROM pg_class c "
+                found = db.rows("SELECT SUM(pg_total_relation_size(c.oid)) FROM pg_class c "
                                  "WHERE c.relkind = 'r' AND c.relname IN ('days_games', "
                                  "'days_seats', 'days_moves', 'days_players', 'days_notices')")
                 return int(found[0][0] or 0)

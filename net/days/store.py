@@ -116,12 +116,12 @@ class DaysStore:
         self.db = ladders
 
     def rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        return self.db._rows(sql, params)  # the backend's own statement runner
+        return self.db.rows(sql, params)  # the backend's own statement runner
 
     @contextlib.contextmanager
     def writing(self) -> Iterator[None]:
         """One write transaction under the store's write lock (see the module docstring)."""
-        with self.db._writing():
+        with self.db.writing():
             yield
 
     def close(self) -> None:
@@ -141,7 +141,7 @@ class DaysStore:
                        seat.key, seat.sig, seat.bank, seat.timed_out, json.dumps(seat.orders)))
 
     def load(self, game_id: str, with_moves: bool = True) -> Game | None:
-        row = self.db._row(f"SELECT {_GAME_COLUMNS} FROM days_games WHERE id = ?", (game_id,))
+        row = self.db.row(f"SELECT {_GAME_COLUMNS} FROM days_games WHERE id = ?", (game_id,))
         if row is None:
             return None
         (gid, engine, options, secret, salt, days, creator, listed, status, state_no, to_act,
@@ -160,7 +160,7 @@ class DaysStore:
                     float(created), seats, moves, json.loads(result) if result else None, record)
 
     def state_no(self, game_id: str) -> int | None:
-        row = self.db._row("SELECT state_no FROM days_games WHERE id = ?", (game_id,))
+        row = self.db.row("SELECT state_no FROM days_games WHERE id = ?", (game_id,))
         return None if row is None else int(row[0])
 
     def save(self, game: Game, was: int, new_moves: list[tuple[int, dict[str, Any], str]],
@@ -241,7 +241,7 @@ class DaysStore:
             (OPEN, limit), None)
 
     def active_count(self, ident: str) -> int:
-        row = self.db._row(
+        row = self.db.row(
             "SELECT COUNT(DISTINCT g.id) FROM days_games g JOIN days_seats s ON s.game = g.id "
             "WHERE s.ident = ? AND g.status IN (?, ?)", (ident, OPEN, PLAYING))
         return int(row[0]) if row else 0
@@ -265,7 +265,7 @@ class DaysStore:
 
     # -- players -------------------------------------------------------------------------------
     def player(self, ident: str) -> Player | None:
-        row = self.db._row(f"SELECT {_PLAYER_COLUMNS} FROM days_players WHERE ident = ?",
+        row = self.db.row(f"SELECT {_PLAYER_COLUMNS} FROM days_players WHERE ident = ?",
                            (ident,))
         if row is None:
             return None

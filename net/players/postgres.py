@@ -62,13 +62,13 @@ class PostgresLadders(SqlLadders):
         except psycopg.Error as exc:
             raise StoreError(f"the database {self.where} failed: {_said(exc)}") from None
 
-    def _rows(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
+    def rows(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
         with self._failing():
             cursor = self.db.execute(sql.replace("?", "%s"), params)  # type: ignore[arg-type]
             return cursor.fetchall() if cursor.description is not None else []
 
     @contextlib.contextmanager
-    def _writing(self) -> Iterator[None]:
+    def writing(self) -> Iterator[None]:
         with self._failing(), self.db.transaction():
             self.db.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
             yield

@@ -250,12 +250,13 @@ class SqlLadders:
     TABLE_EXISTS: str
     where: str  # the store as its messages name it (a path, a URL without its password)
 
-    # -- the backend's hooks ---------------------------------------------------------------------
-    def _rows(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
+    # -- the backend's hooks: public, for the other stores of a table (puzzles, tournaments,
+    # games over days) that keep their tables in this database through this connection ----------
+    def rows(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
         """Run one statement; the rows it gives."""
         raise NotImplementedError
 
-    def _writing(self) -> contextlib.AbstractContextManager[None]:
+    def writing(self) -> contextlib.AbstractContextManager[None]:
         """One write transaction, begun with the store's write lock taken (one writer at a
         time across every process and machine writing to it); rolled back on an error."""
         raise NotImplementedError
@@ -263,38 +264,39 @@ class SqlLadders:
     def close(self) -> None:
         raise NotImplementedError
 
-    def _row(self, sql: str, params: Params = ()) -> tuple[Any, ...] | None:
-        rows = self._rows(sql, params)
+    def row(self, sql: str, params: Params = ()) -> tuple[Any, ...] | None:
+        """Run one statement; its first row, if any."""
+        rows = self.rows(sql, params)
         return rows[0] if rows else None
 
     # -- the schema ----------------------------------------------------------------------------
     def version(self) -> int:
-        if self._row(self.TABLE_EXISTS, ("migrations",)) is None:
+        if self.row(self.TABLE_EXISTS, ("migrations",)) is None:
             return 0
-        row = self._row("SELECT MAX(version) FROM migrations")
+        row = self.row("SELECT MAX(version) FROM migrations")
         return int(row[0] or 0) if row else 0
 
     def _migrate(self) -> None:
         if self.version() == VERSION:
             return
-        with self._writing():
+        with self.writing():
             # Again, now that no other process can be migrating (and the table made under the
             # lock: two PostgreSQL sessions creating it at once can collide even IF NOT EXISTS).
-            self._rows(_MIGRATIONS_TABLE)
+            self.rows(_MIGRATIONS_TABLE)
             found = self.version()
             if found > VERSION:
                 raise StoreError(f"the ladder {self.where} was written by a newer tabletop-tui "
                                  f"(schema {found}; this one knows up to {VERSION}): update it")
             for number in range(found + 1, VERSION + 1):
                 for statement in MIGRATIONS[number - 1]:
-                    self._rows(statement)
-                self._rows("INSERT INTO migrations (version, applied) VALUES (?, ?)",
+                    self.rows(statement)
+                self.rows("INSERT INTO migrations (version, applied) VALUES (?, ?)",
                            (number, time.time()))
 
     # -- counting ------------------------------------------------------------------------------
     def add_game(self, outcome: Outcome) -> list[Change]:
-        with self._writing():
-            if self._row("SELECT 1 FROM games WHERE key = ?", (outcome.key,)):
+        with self.writing():
+            if self.row("SELECT 1 FROM games WHERE key = ?", (outcome.key,)):
                 return self._changes(outcome.key)
             seats = outcome.seats
             before = {s.ident: self._skill(outcome.engine, s.ident) for s in seats}
@@ -304,28 +306,28 @@ class SqlLadders:
             after = {ident: _merged(skill, [m for s, m in zip(seats, moved, strict=True)
                                             if s.ident == ident])
                      for ident, skill in before.items()}
-            row = self._row("SELECT COALESCE(MAX(seq), 0) + 1 FROM games")
+            row = self.row("SELECT COALESCE(MAX(seq), 0) + 1 FROM games")
             assert row is not None
             now = time.time()
-            self._rows("INSERT INTO games (key, seq, engine, started, counted) "
+            self.rows("INSERT INTO games (key, seq, engine, started, counted) "
                        "VALUES (?, ?, ?, ?, ?)",
                        (outcome.key, int(row[0]), outcome.engine, outcome.started, now))
             last = len(seats)
             for number, seat in enumerate(seats):
                 old, new = before[seat.ident], after[seat.ident]
-                self._rows(
+                self.rows(
                     "INSERT INTO seats (game, seat, ident, name, place, left_early, mu_before, "
                     "sigma_before, mu_after, sigma_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (outcome.key, number, seat.ident, seat.name, last if seat.left else seat.place,
                      int(seat.left), old.mu, old.sigma, new.mu, new.sigma))
             for ident, new in after.items():
-                self._rows(
+                self.rows(
                     "INSERT INTO ratings (engine, ident, mu, sigma, games) VALUES (?, ?, ?, ?, 1) "
                     "ON CONFLICT (engine, ident) DO UPDATE SET mu = excluded.mu, "
                     "sigma = excluded.sigma, games = ratings.games + 1",
                     (outcome.engine, ident, new.mu, new.sigma))
                 name = next(s.name for s in seats if s.ident == ident)
-                self._rows(
+                self.rows(
                     "INSERT INTO players (ident, name, seen) VALUES (?, ?, ?) "
                     "ON CONFLICT (ident) DO UPDATE SET name = excluded.name, seen = excluded.seen "
                     "WHERE excluded.seen >= players.seen",
@@ -349,20 +351,20 @@ class SqlLadders:
         return out
 
     def _games(self, engine: str, ident: str) -> int:
-        row = self._row("SELECT games FROM ratings WHERE engine = ? AND ident = ?",
+        row = self.row("SELECT games FROM ratings WHERE engine = ? AND ident = ?",
                         (engine, ident))
         return int(row[0]) if row else 0
 
     def _met(self, engine: str, one: str, other: str) -> int:
         """How many counted games of `engine` `one` and `other` played together."""
-        row = self._row("SELECT COUNT(DISTINCT a.game) FROM seats a JOIN seats b "
+        row = self.row("SELECT COUNT(DISTINCT a.game) FROM seats a JOIN seats b "
                         "ON b.game = a.game JOIN games g ON g.key = a.game "
                         "WHERE g.engine = ? AND a.ident = ? AND b.ident = ?",
                         (engine, one, other))
         return int(row[0]) if row else 0
 
     def _skill(self, engine: str, ident: str) -> Skill:
-        row = self._row("SELECT mu, sigma FROM ratings WHERE engine = ? AND ident = ?",
+        row = self.row("SELECT mu, sigma FROM ratings WHERE engine = ? AND ident = ?",
                         (engine, ident))
         return Skill(*row) if row else Skill()
 
@@ -370,7 +372,7 @@ class SqlLadders:
         return self._changes(key)
 
     def _changes(self, key: str) -> list[Change]:
-        rows = self._rows(
+        rows = self.rows(
             "SELECT seat, ident, name, place, left_early, mu_before, sigma_before, mu_after, "
             "sigma_after FROM seats WHERE game = ? ORDER BY seat", (key,))
         return [Change(seat, ident, name, place, bool(left), Skill(mb, sb), Skill(ma, sa))
@@ -382,21 +384,21 @@ class SqlLadders:
                  f"JOIN players p ON p.ident = r.ident WHERE r.engine = ? "
                  f"ORDER BY {_RATING} DESC, r.games DESC, r.ident")
         if limit is None:
-            rows = self._rows(query, (engine,))
+            rows = self.rows(query, (engine,))
         else:
-            rows = self._rows(query + " LIMIT ?", (engine, limit))
+            rows = self.rows(query + " LIMIT ?", (engine, limit))
         return [Standing(place, ident, name, Skill(mu, sigma), games)
                 for place, (ident, name, mu, sigma, games) in enumerate(rows, 1)]
 
     def standing(self, engine: str, ident: str) -> tuple[Standing, int] | None:
-        row = self._row(
+        row = self.row(
             "SELECT p.name, r.mu, r.sigma, r.games FROM ratings r JOIN players p "
             "ON p.ident = r.ident WHERE r.engine = ? AND r.ident = ?", (engine, ident))
         if row is None:
             return None
         name, mu, sigma, games = row
         skill = Skill(mu, sigma)
-        counts = self._row(
+        counts = self.row(
             f"SELECT SUM(CASE WHEN {_RATING} > ? OR ({_RATING} = ? AND (r.games > ? OR "
             f"(r.games = ? AND r.ident < ?))) THEN 1 ELSE 0 END), COUNT(*) FROM ratings r "
             f"WHERE r.engine = ?",
@@ -406,7 +408,7 @@ class SqlLadders:
         return Standing(int(ahead or 0) + 1, ident, name, skill, games), int(total)
 
     def summary(self, ident: str) -> list[Summary]:
-        rows = self._rows(
+        rows = self.rows(
             f"SELECT g.engine, COUNT(*), "
             f"SUM(CASE WHEN s.place = 1 AND s.left_early = 0 THEN 1 ELSE 0 END), AVG(s.place), "
             f"SUM(CASE WHEN s.left_early = 0 THEN 1 ELSE 0 END), r.mu, r.sigma "
@@ -419,7 +421,7 @@ class SqlLadders:
                 for engine, games, wins, mean, finished, mu, sigma in rows]
 
     def history(self, ident: str, engine: str) -> list[Played]:
-        rows = self._rows(
+        rows = self.rows(
             "SELECT g.key, g.started, (SELECT COUNT(*) FROM seats a WHERE a.game = g.key), "
             "MIN(s.place), MAX(s.left_early), MAX(s.mu_after), MAX(s.sigma_after) "
             "FROM seats s JOIN games g ON g.key = s.game WHERE s.ident = ? AND g.engine = ? "
@@ -428,7 +430,7 @@ class SqlLadders:
                 for key, started, seats, place, left, mu, sigma in rows]
 
     def opponents(self, ident: str, engine: str, limit: int = 5) -> list[Opponent]:
-        rows = self._rows(
+        rows = self.rows(
             f"SELECT o.ident, p.name, COUNT(*), "
             f"SUM(CASE WHEN s.place < o.place THEN 1 ELSE 0 END) "
             f"FROM {_BEST} s JOIN {_BEST} o ON o.game = s.game AND o.ident <> s.ident "
@@ -440,17 +442,17 @@ class SqlLadders:
                 for other, name, games, ahead in rows]
 
     def name(self, ident: str) -> str | None:
-        row = self._row("SELECT name FROM players WHERE ident = ?", (ident,))
+        row = self.row("SELECT name FROM players WHERE ident = ?", (ident,))
         return str(row[0]) if row else None
 
     # -- the records looked at -----------------------------------------------------------------
     def seen(self, source: str, stamp: str) -> bool:
-        row = self._row("SELECT stamp FROM sources WHERE path = ?", (source,))
+        row = self.row("SELECT stamp FROM sources WHERE path = ?", (source,))
         return bool(row) and row[0] == stamp
 
     def note(self, source: str, stamp: str, status: str) -> None:
-        with self._writing():
-            self._rows(
+        with self.writing():
+            self.rows(
                 "INSERT INTO sources (path, stamp, status) VALUES (?, ?, ?) ON CONFLICT (path) "
                 "DO UPDATE SET stamp = excluded.stamp, status = excluded.status",
                 (source, stamp, status))
@@ -460,21 +462,21 @@ class SqlLadders:
     # Bearer secrets: every statement names its owner, and none lists another owner's rows.
     def seat(self, owner: str, room: str) -> SeatRow | None:
         """What `owner` keeps for the room `room` (a hash of its join code, never the code)."""
-        row = self._row("SELECT name, token, proof_key, resume_key, ticket, deal FROM seat_tokens "
+        row = self.row("SELECT name, token, proof_key, resume_key, ticket, deal FROM seat_tokens "
                         "WHERE owner = ? AND room = ?", (owner, room))
         return None if row is None else SeatRow(*row)
 
     def keep_seat(self, owner: str, room: str, seat: SeatRow) -> None:
         """Keep `seat` for `owner`'s return to `room`, and only their newest `SEATS_KEPT`."""
-        with self._writing():
-            self._rows(
+        with self.writing():
+            self.rows(
                 "INSERT INTO seat_tokens (owner, room, name, token, proof_key, resume_key, "
                 "ticket, deal, saved) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (owner, room) "
                 "DO UPDATE SET name = excluded.name, token = excluded.token, "
                 "proof_key = excluded.proof_key, resume_key = excluded.resume_key, "
                 "ticket = excluded.ticket, deal = excluded.deal, saved = excluded.saved",
                 (owner, room, *seat, time.time()))
-            self._rows(
+            self.rows(
                 "DELETE FROM seat_tokens WHERE owner = ? AND room NOT IN (SELECT room FROM "
                 "seat_tokens WHERE owner = ? ORDER BY saved DESC, room LIMIT ?)",
                 (owner, owner, SEATS_KEPT))
@@ -482,27 +484,27 @@ class SqlLadders:
 
     def place(self, owner: str) -> str | None:
         """Where `owner` sits (JSON text, net.peer.places); None if nowhere."""
-        row = self._row("SELECT place FROM player_places WHERE owner = ?", (owner,))
+        row = self.row("SELECT place FROM player_places WHERE owner = ?", (owner,))
         return None if row is None else str(row[0])
 
     def keep_place(self, owner: str, place: str | None) -> None:
-        with self._writing():
+        with self.writing():
             if place is None:
-                self._rows("DELETE FROM player_places WHERE owner = ?", (owner,))
+                self.rows("DELETE FROM player_places WHERE owner = ?", (owner,))
                 return
-            self._rows(
+            self.rows(
                 "INSERT INTO player_places (owner, place, saved) VALUES (?, ?, ?) "
                 "ON CONFLICT (owner) DO UPDATE SET place = excluded.place, "
                 "saved = excluded.saved", (owner, place, time.time()))
 
     def settings(self, owner: str) -> str | None:
         """`owner`'s settings as they last kept them (JSON text); None if never."""
-        row = self._row("SELECT settings FROM player_settings WHERE owner = ?", (owner,))
+        row = self.row("SELECT settings FROM player_settings WHERE owner = ?", (owner,))
         return None if row is None else str(row[0])
 
     def keep_settings(self, owner: str, settings: str) -> None:
-        with self._writing():
-            self._rows(
+        with self.writing():
+            self.rows(
                 "INSERT INTO player_settings (owner, settings, saved) VALUES (?, ?, ?) "
                 "ON CONFLICT (owner) DO UPDATE SET settings = excluded.settings, "
                 "saved = excluded.saved", (owner, settings, time.time()))

@@ -61,11 +61,11 @@ class SqliteLadders(SqlLadders):
                 raise sqlite3.OperationalError("database is locked")
             time.sleep(WAL_RETRY)
 
-    def _rows(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
+    def rows(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
         return self.db.execute(sql, params).fetchall()
 
     @contextlib.contextmanager
-    def _writing(self) -> Iterator[None]:
+    def writing(self) -> Iterator[None]:
         self.db.execute("BEGIN IMMEDIATE")
         try:
             yield

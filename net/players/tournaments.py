@@ -97,10 +97,10 @@ class Tournaments:
             raise ValueError("a tournament's name is 1 to 40 small letters, digits and dashes")
         if event.kind not in FORMATS:
             raise ValueError(f"a tournament is one of {', '.join(FORMATS)}")
-        with self.db._writing():
-            if self.db._row("SELECT 1 FROM tournaments WHERE id = ?", (event.id,)):
+        with self.db.writing():
+            if self.db.row("SELECT 1 FROM tournaments WHERE id = ?", (event.id,)):
                 raise ValueError(f"there is a tournament {event.id} already")
-            self.db._rows(
+            self.db.rows(
                 "INSERT INTO tournaments (id, engine, kind, rounds, size, starts, length, "
                 "duplicate, season, organiser, status, created) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -109,29 +109,29 @@ class Tournaments:
                  event.status, event.created))
 
     def event(self, tid: str) -> Event | None:
-        row = self.db._row(f"SELECT {_EVENT} FROM tournaments WHERE id = ?", (tid,))
+        row = self.db.row(f"SELECT {_EVENT} FROM tournaments WHERE id = ?", (tid,))
         return None if row is None else _event(row)
 
     def events(self) -> list[Event]:
-        return [_event(r) for r in self.db._rows(
+        return [_event(r) for r in self.db.rows(
             f"SELECT {_EVENT} FROM tournaments ORDER BY starts, id")]
 
     def set_status(self, tid: str, status: str, rounds: int | None = None) -> None:
-        with self.db._writing():
-            self.db._rows("UPDATE tournaments SET status = ? WHERE id = ?", (status, tid))
+        with self.db.writing():
+            self.db.rows("UPDATE tournaments SET status = ? WHERE id = ?", (status, tid))
             if rounds is not None:
-                self.db._rows("UPDATE tournaments SET rounds = ? WHERE id = ?", (rounds, tid))
+                self.db.rows("UPDATE tournaments SET rounds = ? WHERE id = ?", (rounds, tid))
 
     # -- the field -------------------------------------------------------------------------
     def enter(self, tid: str, player: str, name: str, bot: str | None = None) -> Entrant:
         """Enter `player` (once; entering again changes nothing) while entries are open;
         the name is cleaned as a name from the wire is."""
         name = clean(name, MAX_NAME) or "player"
-        with self.db._writing():
+        with self.db.writing():
             event = self.event(tid)
             if event is None:
                 raise ValueError(f"there is no tournament {tid}")
-            row = self.db._row("SELECT player, name, entry, bot FROM tournament_players "
+            row = self.db.row("SELECT player, name, entry, bot FROM tournament_players "
                                "WHERE tournament = ? AND player = ?", (tid, player))
             if row is not None:
                 return Entrant(*row)
@@ -139,22 +139,22 @@ class Tournaments:
                 raise ValueError(f"{tid} has begun: entries are closed")
             if event.status == OVER:
                 raise ValueError(f"{tid} is over")
-            count = self.db._row("SELECT COUNT(*) FROM tournament_players WHERE tournament = ?",
+            count = self.db.row("SELECT COUNT(*) FROM tournament_players WHERE tournament = ?",
                                  (tid,))
             entry = int(count[0] if count else 0) + 1
-            self.db._rows("INSERT INTO tournament_players (tournament, player, name, entry, bot) "
+            self.db.rows("INSERT INTO tournament_players (tournament, player, name, entry, bot) "
                           "VALUES (?, ?, ?, ?, ?)", (tid, player, name, entry, bot))
             return Entrant(player, name, entry, bot)
 
     def rank(self, tid: str, players: list[str]) -> None:
         """Number the entrants in the order `players` gives (the starting ranks)."""
-        with self.db._writing():
+        with self.db.writing():
             for number, player in enumerate(players, 1):
-                self.db._rows("UPDATE tournament_players SET entry = ? WHERE tournament = ? "
+                self.db.rows("UPDATE tournament_players SET entry = ? WHERE tournament = ? "
                               "AND player = ?", (number, tid, player))
 
     def entrants(self, tid: str) -> list[Entrant]:
-        return [Entrant(*r) for r in self.db._rows(
+        return [Entrant(*r) for r in self.db.rows(
             "SELECT player, name, entry, bot FROM tournament_players WHERE tournament = ? "
             "ORDER BY entry", (tid,))]
 
@@ -162,12 +162,12 @@ class Tournaments:
     def open_round(self, tid: str, number: int, tables: list[Table],
                    commitment: str | None = None, deal_seed: int | None = None) -> None:
         """Publish round `number`'s pairings (and a duplicate round's commitment)."""
-        with self.db._writing():
-            self.db._rows("INSERT INTO tournament_rounds (tournament, round, commitment, seed, "
+        with self.db.writing():
+            self.db.rows("INSERT INTO tournament_rounds (tournament, round, commitment, seed, "
                           "started, finished) VALUES (?, ?, ?, NULL, ?, NULL)",
                           (tid, number, commitment, time.time()))
             for board, table in enumerate(tables):
-                self.db._rows(
+                self.db.rows(
                     "INSERT INTO tournament_tables (tournament, round, board, seats, places, "
                     "absent, deal_seed, game) VALUES (?, ?, ?, ?, NULL, NULL, ?, NULL)",
                     (tid, number, board, json.dumps(list(table)),
@@ -176,38 +176,38 @@ class Tournaments:
     def give_seat(self, tid: str, number: int, player: str, code: str, token: str,
                   proof_key: str) -> None:
         """How `player` reaches their table of round `number`."""
-        with self.db._writing():
-            self.db._rows("INSERT INTO tournament_seats (tournament, round, player, code, token, "
+        with self.db.writing():
+            self.db.rows("INSERT INTO tournament_seats (tournament, round, player, code, token, "
                           "proof_key) VALUES (?, ?, ?, ?, ?, ?)",
                           (tid, number, player, code, token, proof_key))
 
     def seat_of(self, tid: str, number: int, player: str) -> tuple[str, str, str] | None:
         """(join code, seat token, proof key) of `player`'s table in round `number`."""
-        row = self.db._row("SELECT code, token, proof_key FROM tournament_seats WHERE "
+        row = self.db.row("SELECT code, token, proof_key FROM tournament_seats WHERE "
                            "tournament = ? AND round = ? AND player = ?", (tid, number, player))
         return None if row is None else (row[0], row[1], row[2])
 
     def next_seat(self, tid: str, player: str, after: int) -> int | None:
         """The first round (an arena's table) after `after` with a seat for `player`."""
-        row = self.db._row("SELECT MIN(round) FROM tournament_seats WHERE tournament = ? AND "
+        row = self.db.row("SELECT MIN(round) FROM tournament_seats WHERE tournament = ? AND "
                            "player = ? AND round > ?", (tid, player, after))
         return None if row is None or row[0] is None else int(row[0])
 
     def table_done(self, tid: str, number: int, board: int, places: list[int],
                    absent: list[str], game: str | None) -> None:
-        with self.db._writing():
-            self.db._rows("UPDATE tournament_tables SET places = ?, absent = ?, game = ? "
+        with self.db.writing():
+            self.db.rows("UPDATE tournament_tables SET places = ?, absent = ?, game = ? "
                           "WHERE tournament = ? AND round = ? AND board = ?",
                           (json.dumps(places), json.dumps(absent), game, tid, number, board))
 
     def close_round(self, tid: str, number: int, seed: str | None = None) -> None:
         """Round `number` is over; a duplicate round's seed is revealed with it."""
-        with self.db._writing():
-            self.db._rows("UPDATE tournament_rounds SET finished = ?, seed = ? "
+        with self.db.writing():
+            self.db.rows("UPDATE tournament_rounds SET finished = ?, seed = ? "
                           "WHERE tournament = ? AND round = ?", (time.time(), seed, tid, number))
 
     def rounds(self, tid: str) -> list[RoundRow]:
-        return [RoundRow(*r) for r in self.db._rows(
+        return [RoundRow(*r) for r in self.db.rows(
             "SELECT round, commitment, seed, started, finished FROM tournament_rounds "
             "WHERE tournament = ? ORDER BY round", (tid,))]
 
@@ -219,7 +219,7 @@ class Tournaments:
             query, params = query + " AND round = ?", (tid, number)
         return [TableRow(r, b, json.loads(s), None if p is None else json.loads(p),
                          json.loads(a) if a else [], None if d is None else int(d), g)
-                for r, b, s, p, a, d, g in self.db._rows(query + " ORDER BY round, board",
+                for r, b, s, p, a, d, g in self.db.rows(query + " ORDER BY round, board",
                                                         params)]
 
     # -- what it adds up to -----------------------------------------------------------------

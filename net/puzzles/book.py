@@ -9,8 +9,8 @@ player knows the answer. A puzzle is served by rating: of the puzzles this playe
 tried, the one whose rating is closest to theirs; once they tried them all, the ones they
 got wrong, again unrated.
 
-The book runs its statements through the store's own hooks (`SqlLadders._rows`, `_row` and
-the one-writer `_writing`), in the SQL both backends speak, so SQLite and PostgreSQL keep
+The book runs its statements through the store's own hooks (`SqlLadders.rows`, `row` and
+the one-writer `writing`), in the SQL both backends speak, so SQLite and PostgreSQL keep
 puzzles alike; its tables are migration 7 of net.players.sql.
 """
 
@@ -56,12 +56,12 @@ class PuzzleBook:
     def add(self, puzzles: Iterable[Puzzle]) -> int:
         """Keep `puzzles` (a table's, mined from its records); how many were new."""
         added = 0
-        with self.store._writing():
+        with self.store.writing():
             for puzzle in puzzles:
-                if self.store._row("SELECT 1 FROM puzzles WHERE id = ?", (puzzle.id,)):
+                if self.store.row("SELECT 1 FROM puzzles WHERE id = ?", (puzzle.id,)):
                     continue
                 body = json.dumps(puzzle.to_json(), sort_keys=True)
-                self.store._rows(
+                self.store.rows(
                     "INSERT INTO puzzles (id, engine, body, mu, sigma, tries, added) "
                     "VALUES (?, ?, ?, ?, ?, 0, ?)",
                     (puzzle.id, puzzle.game, body, puzzle.rating, PuzzleSkill().sigma,
@@ -72,7 +72,7 @@ class PuzzleBook:
     def own(self, game: str) -> list[Puzzle]:
         """The table's own puzzles of `game` (a damaged one is left out)."""
         found = []
-        for (body,) in self.store._rows(
+        for (body,) in self.store.rows(
                 "SELECT body FROM puzzles WHERE engine = ? AND body IS NOT NULL ORDER BY id",
                 (game,)):
             try:
@@ -83,25 +83,25 @@ class PuzzleBook:
 
     # -- ratings -----------------------------------------------------------------------------
     def puzzle_rating(self, puzzle: Puzzle) -> PuzzleSkill:
-        row = self.store._row("SELECT mu, sigma FROM puzzles WHERE id = ?", (puzzle.id,))
+        row = self.store.row("SELECT mu, sigma FROM puzzles WHERE id = ?", (puzzle.id,))
         return PuzzleSkill(*row) if row else PuzzleSkill(puzzle.rating)
 
     def ratings(self, puzzles: list[Puzzle]) -> dict[str, PuzzleSkill]:
         """Each puzzle's rating by its id, a query a game."""
         kept: dict[str, PuzzleSkill] = {}
         for game in sorted({p.game for p in puzzles}):
-            kept.update((str(i), PuzzleSkill(mu, sigma)) for i, mu, sigma in self.store._rows(
+            kept.update((str(i), PuzzleSkill(mu, sigma)) for i, mu, sigma in self.store.rows(
                 "SELECT id, mu, sigma FROM puzzles WHERE engine = ?", (game,)))
         return {p.id: kept.get(p.id) or PuzzleSkill(p.rating) for p in puzzles}
 
     def player_rating(self, game: str, ident: str) -> PuzzleSkill:
-        row = self.store._row("SELECT mu, sigma FROM puzzle_players WHERE engine = ? AND "
+        row = self.store.row("SELECT mu, sigma FROM puzzle_players WHERE engine = ? AND "
                               "ident = ?", (game, ident))
         return PuzzleSkill(*row) if row else PuzzleSkill()
 
     def tried(self, game: str, ident: str) -> dict[str, bool]:
         """The puzzles of `game` `ident` tried: whether they solved it at the first try."""
-        rows = self.store._rows("SELECT puzzle, solved FROM puzzle_tries WHERE ident = ?",
+        rows = self.store.rows("SELECT puzzle, solved FROM puzzle_tries WHERE ident = ?",
                                 (ident,))
         return {str(puzzle): bool(solved) for puzzle, solved in rows
                 if str(puzzle).startswith(f"{game}:")}
@@ -113,23 +113,23 @@ class PuzzleBook:
             player = PuzzleSkill()
             it = self.puzzle_rating(puzzle)
             return Attempt(solved, False, player, player, it, it)
-        with self.store._writing():
+        with self.store.writing():
             player = self.player_rating(puzzle.game, ident)
             it = self.puzzle_rating(puzzle)
-            if self.store._row("SELECT 1 FROM puzzle_tries WHERE puzzle = ? AND ident = ?",
+            if self.store.row("SELECT 1 FROM puzzle_tries WHERE puzzle = ? AND ident = ?",
                                (puzzle.id, ident)):
                 return Attempt(solved, False, player, player, it, it)
             you, after = attempt(player, it, solved)
             now = time.time()
-            self.store._rows(
+            self.store.rows(
                 "INSERT INTO puzzle_tries (puzzle, ident, solved, tried) VALUES (?, ?, ?, ?)",
                 (puzzle.id, ident, int(solved), now))
-            self.store._rows(
+            self.store.rows(
                 "INSERT INTO puzzle_players (engine, ident, mu, sigma, tries) "
                 "VALUES (?, ?, ?, ?, 1) ON CONFLICT (engine, ident) DO UPDATE SET "
                 "mu = excluded.mu, sigma = excluded.sigma, tries = puzzle_players.tries + 1",
                 (puzzle.game, ident, you.mu, you.sigma))
-            self.store._rows(
+            self.store.rows(
                 "INSERT INTO puzzles (id, engine, body, mu, sigma, tries, added) "
                 "VALUES (?, ?, NULL, ?, ?, 1, ?) ON CONFLICT (id) DO UPDATE SET "
                 "mu = excluded.mu, sigma = excluded.sigma, tries = puzzles.tries + 1",

@@ -210,9 +210,9 @@ async def test_the_starting_ranks_follow_the_tables_ladder(
         events: Tournaments, relay: Relay) -> None:
     """The Dutch system pairs the top half against the bottom half by rating: the strong bot,
     rated on the table's ladder, is ranked first whatever the order of entry."""
-    events.db._rows("INSERT INTO ratings (engine, ident, mu, sigma, games) "
+    events.db.rows("INSERT INTO ratings (engine, ident, mu, sigma, games) "
                     "VALUES ('schoko', 'bot:strong', 30.0, 2.0, 40)")
-    events.db._rows("INSERT INTO players (ident, name, seen) VALUES ('bot:strong', 'Strong', 1)")
+    events.db.rows("INSERT INTO players (ident, name, seen) VALUES ('bot:strong', 'Strong', 1)")
     events.create(Event("seeded", "schoko", "swiss", rounds=1, size=2, starts=time.time()))
     for name, level in (("b1", "random"), ("b2", "random"), ("b3", "strong"), ("b4", "random")):
         events.enter("seeded", name, name.upper(), bot=level)

@@ -62,7 +62,7 @@ class PastGamesScreen(TableScreen[None]):
     KEYS: ClassVar[tuple[KeySpec, ...]] = (
         ("enter", "open", "past.key.open", True),  # the list takes Enter first; this labels it
         ("t", "stats", "stats.key", True),
-        ("g", "review", "review.key", True),
+        ("g", "review", "review.key", False),  # the footer is full at 80 columns
         ("r", "resume", "past.key.resume", True),
         ("escape", "back", "key.back", True),
     )

@@ -45,7 +45,7 @@ class ResultsScreen(TableScreen[str]):
     KEYS: ClassVar[tuple[KeySpec, ...]] = (
         ("r", "rematch", "results.rematch", True),
         ("t", "stats", "results.key.stats", True),
-        ("g", "review", "review.key", True),
+        ("g", "review", "review.key", False),  # the footer is full at 80 columns
         ("escape,m", "menu", "results.menu", True),
     )
 

@@ -27,8 +27,9 @@ from tui import boards
 from tui.boards.base import GameBoard, Table, honest
 from tui.i18n import register, tr
 from tui.screens.base import KeySpec, TableScreen
-from tui.screens.review import why
+from tui.screens.coach_words import why
 from tui.widgets.footer import Footer
+from tui.widgets.summary import never_offer
 
 
 class TryAgainScreen(TableScreen[bool]):
@@ -65,6 +66,7 @@ class TryAgainScreen(TableScreen[bool]):
         yield Footer(compact=True)
 
     async def on_mount(self) -> None:
+        never_offer(self)  # a round's summary would take the board's keys
         await self._build()
 
     async def _build(self) -> None:

@@ -143,13 +143,17 @@ def figures(
     only: str | None = None,
     iterations: int | None = None,
     progress: Progress | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> FairPlay:
     """The fair-play figures of `game` from the records `found` (`only`: review that person's
-    seats alone, as their own page does). `progress(done, total)` after each game reviewed."""
+    seats alone, as their own page does). `progress(done, total)` after each game reviewed;
+    `stop()` true ends the reviews early (the figures are then of the games reviewed)."""
     games = counted_games(found, game)
     out = FairPlay(game)
     pair_figures(out, [counted for _, counted in games])
     for done, (record, counted) in enumerate(games, 1):
+        if stop is not None and stop():
+            break
         replay = Replay(record)
         for seat, who in enumerate(counted.seats):
             if not is_person(who.ident) or (only is not None and who.ident != only):
@@ -159,7 +163,7 @@ def figures(
             person = out.players.setdefault(who.ident, PlayerFigures(who.ident, who.name))
             person.name = who.name
             person.games += 1
-            for row in review.review(replay, seat, iterations=iterations):
+            for row in review.review(replay, seat, iterations=iterations, stop=stop):
                 person.decisions += 1
                 person.agreed += bool(row["agreed"])
                 person.loss += float(row["loss"])

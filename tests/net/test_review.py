@@ -132,11 +132,18 @@ def person_game(me: identity.Identity, seed: int, chooses: str) -> Path:
     session.seats[0] = replace(session.seats[0], **me.prove(session.game_id, 0, "Ada"))
     recorder = records.LocalRecorder(session, [0], fixed_seed=False)
     rng = random.Random(seed)
+    eng = session.engine
+    helper = coach.coach(eng, SMALL)  # the expert, on a small budget to keep the test quick
     while not session.over:
-        seat = session.engine.to_act(session.state)[0]
-        level = session.seats[seat].bot or (None if chooses == "random" else "expert")
-        move = (session.choose_for(seat, level) if level
-                else rng.choice(session.engine.legal_moves(session.state, seat)))
+        seat = eng.to_act(session.state)[0]
+        level = session.seats[seat].bot
+        legal = eng.legal_moves(session.state, seat)
+        if level:
+            move = session.choose_for(seat, level)
+        elif chooses == "random":
+            move = rng.choice(legal)
+        else:
+            move = helper.decide(eng.view(session.state, seat), legal, rng)
         session.submit(seat, move)
     assert recorder.path is not None
     return recorder.path
@@ -149,7 +156,7 @@ def test_fair_play_shows_who_plays_as_the_expert_does(capsys: pytest.CaptureFixt
         person_game(honest, seed, "random")
         person_game(helped, seed + 10, "expert")
     played_record("schoene", ["strong", "random", "random"], 3)  # bots alone: not counted
-    monkeypatch.setattr(coach, "BUDGET_FACTOR", {**coach.BUDGET_FACTOR, coach.REVIEW: 0.2})
+    monkeypatch.setattr(coach, "BUDGET_FACTOR", {**coach.BUDGET_FACTOR, coach.REVIEW: 0.08})
     cli.main(["players", "--fair-play", "schoene", "--json"])
     found = json.loads(capsys.readouterr().out)
     people = {p["ident"]: p for p in found["players"]}

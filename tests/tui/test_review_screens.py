@@ -7,16 +7,20 @@ from __future__ import annotations
 
 import pytest
 from test_past_games import open_past_games
+from test_players_screens import open_players, recorded
 from textual.pilot import Pilot
-from textual.widgets import OptionList, Static
+from textual.widgets import DataTable, OptionList, Static
 from tui_helpers import MAX_STEPS, settle
 
 from bench.review import played_record
 from engines import coach
 from engines.search import Choice
+from net.players import ladder
 from tui import i18n
 from tui.app import TabletopApp, local_app
 from tui.screens.coach_words import why
+from tui.screens.fair_line import FairPlayLine
+from tui.screens.player_page import PlayerPage
 from tui.screens.replay import ReplayScreen
 from tui.screens.results import ResultsScreen
 from tui.screens.review import ReviewNote, ReviewScreen
@@ -157,3 +161,32 @@ def test_the_reasons_read_in_english_and_german() -> None:
     german = why(judgement, lambda m: m["type"].upper())
     assert german.startswith("Der Experte hat 600 Probeläufe gemacht")
     assert "A gewann 62 % seiner 450 Partien" in german and "sicher" in german
+
+
+async def test_a_players_page_shows_their_own_fair_play_figures() -> None:
+    for seed in range(2):
+        recorded(seed)
+    store = ladder.open_store()
+    try:
+        ladder.catch_up(store)
+    finally:
+        store.close()
+    app = TabletopApp(lang="en")
+    async with app.run_test(size=(160, 50)) as pilot:
+        await settle(pilot)
+        players = await open_players(pilot)
+        await pilot.press("p")  # your own page
+        await until(pilot, lambda: isinstance(app.screen, PlayerPage), "my page")
+        line = app.screen.query_one(FairPlayLine)
+        await until(pilot, lambda: line.shown is not None, "the fair-play figures")
+        text = str(line.render())
+        assert "Fair play: your move was the expert's in" in text and "(2 verified games)" in text
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is players, "the ladder again")
+        # A bot's page has none: its moves are checked to be its level's.
+        table = players.query_one("#players-table", DataTable)
+        table.move_cursor(row=[s.ident for s in players.shown].index("bot:strong"))
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, PlayerPage), "the bot's page")
+        await settle(pilot)
+        assert not app.screen.query_one(FairPlayLine).display

@@ -39,6 +39,12 @@ INACCURACY_LOSS = 0.10
 MISTAKE_LOSS = 0.20
 BLUNDER_LOSS = 0.33
 
+# A grade counts only the loss the search is sure of: the gap between the best move and the
+# move made less this many standard errors of it (a move searched little, whose estimate is
+# noisy, is not called a blunder on a few unlucky playouts). bench.review measures how often
+# two reviews with other seeds agree.
+DOUBT = 1.0
+
 # What the coach searches for, and how many times the game's expert budget (its
 # EXPERT_ITERATIONS) each gets. A hint thinks as the expert plays; a review thinks longer, so
 # that the same record reviewed with other seeds gets the same grades (bench.review measures
@@ -112,12 +118,41 @@ class Judgement:
         key = canonical(move)
         return next((c for c in self.choices if canonical(c.move) == key), None)
 
+    @property
+    def sure_loss(self) -> float:
+        """The loss the grade counts: the gap less DOUBT standard errors of it."""
+        best, made = self.choice(self.best), self.choice(self.move)
+        if best is None or made is None or self.agreed:
+            return 0.0
+        return sure_gap(best, made)
+
     def margin(self, choice: Choice) -> float:
         """The standard error of a choice's estimate: how sure the search is of it."""
-        if not choice.visits:
-            return 1.0
-        w = min(max(choice.win, 0.0), 1.0)
-        return math.sqrt(max(w * (1 - w), 1e-4) / choice.visits)
+        return margin(choice)
+
+
+def margin(choice: Choice) -> float:
+    """The standard error of a choice's mean share of the win over its playouts."""
+    if not choice.visits:
+        return 1.0
+    w = min(max(choice.win, 0.0), 1.0)
+    return math.sqrt(max(w * (1 - w), 1e-4) / choice.visits)
+
+
+def sure_gap(best: Choice, made: Choice) -> float:
+    """How much worse `made` is than `best` as far as the search is sure: their gap less
+    DOUBT standard errors of it, at least 0."""
+    return max(0.0, best.win - made.win - DOUBT * spread(best, made))
+
+
+def graded(best: Choice, made: Choice) -> str:
+    """The grade of playing `made` where the search found `best`."""
+    return grade_of(sure_gap(best, made))
+
+
+def spread(a: Choice, b: Choice) -> float:
+    """The standard error of the gap between two choices' estimates."""
+    return math.sqrt(margin(a) ** 2 + margin(b) ** 2)
 
 
 def _keeping(expert: ExpertBot, move: Move) -> ExpertBot:
@@ -166,13 +201,12 @@ def judged(analysis: Analysis | None, move: Move | None) -> Judgement | None:
     if made is None or not made.visits:
         return None
     best = analysis.best
-    loss = 0.0 if made is best else max(0.0, best.win - made.win)
     return Judgement(
         move=move,
         best=best.move,
         before=max(best.win, made.win),
         after=made.win,
-        grade=grade_of(loss),
+        grade=GOOD if made is best else graded(best, made),
         choices=tuple(c for c in analysis.choices if c.visits),
         iterations=analysis.iterations,
     )
@@ -186,6 +220,7 @@ def as_row(judgement: Judgement) -> dict[str, Any]:
         "before": round(judgement.before, 4),
         "after": round(judgement.after, 4),
         "loss": round(judgement.loss, 4),
+        "sure_loss": round(judgement.sure_loss, 4),
         "grade": judgement.grade,
         "agreed": judgement.agreed,
         "iterations": judgement.iterations,

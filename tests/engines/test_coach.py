@@ -61,7 +61,7 @@ def test_a_judgement_reads_only_the_view(engine_id: str) -> None:
                          random.Random(1))
     assert first is not None and first == second
     assert first.choice(made) is not None  # the move made is weighed (even off the shortlist)
-    assert first.before >= first.after and first.grade == coach.grade_of(first.loss)
+    assert first.before >= first.after and first.grade == coach.grade_of(first.sure_loss)
     assert first.agreed == (first.best == made)
 
 

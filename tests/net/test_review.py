@@ -47,12 +47,12 @@ def test_the_review_command_gives_a_json_row_for_every_decision_of_the_seat(
                  if seat == 1 and len(eng.legal_moves(replay.states[n], 1)) > 1]
     assert [r["state"] for r in rows] == decisions  # every decision, no forced move
     for row in rows:
-        assert set(row) == {"state", "seat", "move", "best", "before", "after", "loss", "grade",
-                            "agreed"}
+        assert set(row) == {"state", "seat", "move", "best", "before", "after", "loss",
+                            "sure_loss", "grade", "agreed"}
         assert row["seat"] == 1 and row["move"] == record.moves[row["state"]][1]
         assert row["best"] in eng.legal_moves(replay.states[row["state"]], 1)
         assert 0 <= row["after"] <= row["before"] <= 1 and row["grade"] in coach.GRADES
-        assert row["grade"] == coach.grade_of(row["loss"])
+        assert row["grade"] == coach.grade_of(row["sure_loss"]) and row["sure_loss"] <= row["loss"]
     # The plain form names each decision and ends with the tally.
     code, out, _ = review_cli(capsys, str(path), "--seat", "2", "--iterations", str(SMALL))
     assert code == 0 and out.splitlines()[-1].strip().endswith("blunder")

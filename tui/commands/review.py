@@ -84,7 +84,8 @@ def run(args: argparse.Namespace) -> None:
     if args.json:
         for row in rows:
             print(json.dumps({k: row[k] for k in ("state", "seat", "move", "best", "before",
-                                                  "after", "loss", "grade", "agreed")},
+                                                  "after", "loss", "sure_loss", "grade",
+                                                  "agreed")},
                              ensure_ascii=False))
         return
     name = clean(str(record.players[seat]["name"]))

@@ -120,10 +120,11 @@ class TryAgainScreen(TableScreen[bool]):
         describe = self._board.describe_move
         mine = tried.choice(self.tried)
         lines = []
-        if mine is not None:
-            loss = max(0.0, tried.before - mine.win)
+        best = tried.choice(tried.best)
+        if mine is not None and best is not None:
+            grade = coach.GOOD if mine is best else coach.graded(best, mine)
             lines.append(tr("try.yours", move=describe(self.tried), win=honest(mine.win),
-                            grade=tr(f"review.grade.{coach.grade_of(loss)}")))
+                            grade=tr(f"review.grade.{grade}")))
         lines.append(tr("try.then", move=describe(original.move),
                         grade=tr(f"review.grade.{original.grade}")))
         lines.append(why(original, describe))

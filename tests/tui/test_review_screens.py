@@ -146,6 +146,9 @@ async def test_a_replay_shows_the_review_beside_each_move() -> None:
         await pilot.press("g")  # away again
         await settle(pilot)
         assert not replay.query(ReviewNote)
+        await pilot.press("o", "g")  # every hand open: whose review? It says so.
+        await settle(pilot)
+        assert not replay.query(ReviewNote) and app.is_running
 
 
 def test_the_reasons_read_in_english_and_german() -> None:

@@ -25,7 +25,9 @@ from net.table.session import BOT_LEVELS
 from net.web.limits import WebLimits
 from net.wire import codes
 from tui.commands import days as days_command
+from tui.commands import fair_play as fair_play_command
 from tui.commands import puzzles as puzzles_command
+from tui.commands import review as review_command
 from tui.commands import tournament as tournament_command
 
 if TYPE_CHECKING:
@@ -444,8 +446,10 @@ def build_parser() -> argparse.ArgumentParser:
     ladder.add_argument("--json", action="store_true", help="print JSON for scripts")
     ladder.add_argument("--db", type=_database, default=None, metavar="URL",
                         help="only read the ladder of a table's PostgreSQL database")
+    fair_play_command.add_arguments(ladder, _game)
     puzzles_command.add_parser(sub)
     tournament_command.add_parser(sub)
+    review_command.add_parser(sub)
     kept = sub.add_parser("records", help="list the kept game records; --prune deletes some")
     kept.add_argument("--prune", action="store_true", help="delete the records selected below")
     kept.add_argument("--older-than", type=_count, default=None, metavar="DAYS",
@@ -983,8 +987,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         _tables(args)
     elif command == "replay":
         _run(replay_app(args.file, args.lang, args.theme))
+    elif command == "review":
+        review_command.run(args)
     elif command == "records":
         _records(args)
+    elif command == "players" and args.fair_play:
+        fair_play_command.run(args)
     elif command == "players":
         _players(args)
     elif command == "rules":

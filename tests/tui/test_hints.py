@@ -7,7 +7,7 @@ import threading
 import pytest
 from tui_helpers import game_screen, local_link, wait_for_board
 
-from engines import get_engine
+from engines.search import ExpertBot
 from tui.app import local_app
 from tui.boards import base
 from tui.boards.chez_geek.picker import move_words
@@ -105,17 +105,16 @@ async def test_h_held_down_starts_one_search_and_the_next_only_after_a_rest(
     """Each "h" once started a search in a thread of its own (and a thread cannot be stopped):
     a player holding "h" down took a core, at an SSH table one per session. One search at a
     time; the same position again is answered from its search; a new one waits HINT_REST."""
-    expert = get_engine("schoene").bots["expert"]
-    analyse = expert.analyse  # type: ignore[attr-defined]
+    analyse = ExpertBot.analyse  # a hint asks a copy of the expert on the hint budget
     release = threading.Event()
     searched: list[int] = []
 
-    def slow(view, legal, rng):  # type: ignore[no-untyped-def]
+    def slow(self, view, legal, rng):  # type: ignore[no-untyped-def]
         searched.append(view["seat"])
         release.wait(30)
-        return analyse(view, legal, rng)
+        return analyse(self, view, legal, rng)
 
-    monkeypatch.setattr(expert, "analyse", slow)
+    monkeypatch.setattr(ExpertBot, "analyse", slow)
     monkeypatch.setattr(base, "HINT_REST", 3600.0)
     app = local_app("schoene", 1, 2, "strong", seed=3, options={"first": 0}, lang="en",
                     bot_delay=0)

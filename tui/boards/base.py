@@ -40,7 +40,7 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.widget import Widget
 
-from engines import get_engine
+from engines import coach, get_engine
 from engines.base import Move, View
 from tui.bindings import bindings_over
 from tui.i18n import localised_name, register, third_person, tr
@@ -454,13 +454,13 @@ class GameBoard(Widget, can_focus=True):
         there). Only the view and the legal moves go in: the expert never sees more."""
         eng = get_engine(table.view["game"])
         rng = random.Random(table.state_no)
-        expert = eng.bots["expert"]
-        analysis = expert.analyse(table.view, table.legal, rng)  # type: ignore[attr-defined]
+        expert = coach.coach(eng, coach.budget(eng, coach.HINT))
+        analysis = expert.analyse(table.view, table.legal, rng)
         if analysis is None or not analysis.best.visits:
             # Nothing to search (or a move the expert leaves to its guide): name what the
             # expert would play then, without its `decide`, which may note the move as made.
             move = (analysis.best.move if analysis is not None
-                    else expert.guide.decide(table.view, table.legal, rng))  # type: ignore[attr-defined]
+                    else expert.guide.decide(table.view, table.legal, rng))
             text = tr("board.hint_plain", move=self.describe_move(move))
             desk.answer = (table, text, move)
             self.post_message(self.Hint(text, move))

@@ -1,1 +1,2 @@
-"""One module a command of the command line (the shape of pip's `commands/`)."""
+"""The command line's commands, one module each: `add_parser(sub)` and the function it runs
+(tui.cli only registers them)."""

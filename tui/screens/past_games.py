@@ -62,6 +62,7 @@ class PastGamesScreen(TableScreen[None]):
     KEYS: ClassVar[tuple[KeySpec, ...]] = (
         ("enter", "open", "past.key.open", True),  # the list takes Enter first; this labels it
         ("t", "stats", "stats.key", True),
+        ("g", "review", "review.key", False),  # the footer is full at 80 columns
         ("r", "resume", "past.key.resume", True),
         ("escape", "back", "key.back", True),
     )
@@ -153,6 +154,15 @@ class PastGamesScreen(TableScreen[None]):
             self.notify(found, severity="warning", markup=False)
         else:
             self.app.push_screen(found)
+
+    def action_review(self) -> None:
+        """The highlighted game's review (of this terminal's seat), or why there is none."""
+        record = self._readable()
+        if record is None:
+            return
+        from tui.screens.review import open_review
+
+        open_review(self, record)
 
     def action_resume(self) -> None:
         entry = self._picked()

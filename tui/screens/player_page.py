@@ -24,6 +24,7 @@ from net.players.ratings import shown
 from net.players.store import Opponent, Played, StoreError, Summary
 from tui.i18n import register, tr
 from tui.screens.base import SLIM_BELOW, KeySpec, TableScreen
+from tui.screens.fair_line import FairPlayLine
 from tui.screens.ratings import number, player_name, rating_of
 from tui.widgets.footer import Footer
 
@@ -63,6 +64,7 @@ class PlayerPage(TableScreen[None]):
             yield Static(id="page-plot-title")
             yield PlotextPlot(id="page-plot")
             yield Static(id="page-opponents")
+            yield FairPlayLine(id="page-fair")
             yield Static(id="page-note")
         yield Footer()
 
@@ -171,6 +173,7 @@ class PlayerPage(TableScreen[None]):
                               ahead=o.ahead) for o in opponents)
         self.query_one("#page-opponents", Static).update(
             Content(tr("page.opponents", who=met or tr("page.nobody"))))
+        self.query_one(FairPlayLine).show(self.ident, self.engine_id)  # a person's own
 
     def action_back(self) -> None:
         self.dismiss()

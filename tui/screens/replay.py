@@ -21,12 +21,14 @@ from textual.timer import Timer
 from textual.widgets import Static
 
 from net import records
+from net.records import review
 from tui import boards
 from tui.boards.base import GameBoard, Table
 from tui.i18n import language, register, tr
 from tui.screens.base import KeySpec, TableScreen
 from tui.screens.game import TOPBAR_PADDING
 from tui.screens.overlays import LogOverlay
+from tui.screens.review import ReviewNote
 from tui.screens.stats import stats_overlay
 from tui.widgets import EventLog, room
 from tui.widgets.actions import ActionBar
@@ -66,6 +68,7 @@ class ReplayScreen(TableScreen[None]):
         ("v", "viewer", "replay.key.viewer", True),
         ("o", "all_open", "replay.key.open", True),
         ("x", "export", "replay.key.export", True),
+        ("g", "review", "review.key", False),
         # Not in the footer, which has no room left at 80 columns: the top bar offers it at the
         # end of a finished game.
         ("t", "stats", "stats.key", False),
@@ -200,6 +203,8 @@ class ReplayScreen(TableScreen[None]):
         self._update_log()
         self._update_scores()
         self._update_topbar()
+        for note in self.query(ReviewNote):
+            note.at(self.step_no)
 
     def _update_log(self) -> None:
         log = self.query_one("#log", EventLog)
@@ -343,6 +348,20 @@ class ReplayScreen(TableScreen[None]):
             self.notify(found, severity="warning", markup=False)
         else:
             self.app.push_screen(found)
+
+    async def action_review(self) -> None:
+        """The review of the seat on show beside each move, or away again (`g`)."""
+        for note in self.query(ReviewNote):
+            await note.remove()
+            return
+        seat = None if self.all_open else self.viewer
+        if seat is None or seat not in review.seats_to_review(self.record):
+            self.notify(tr("review.note.seat"), severity="warning")
+            return
+        board = self.boards_shown()[0]
+        await self.query_one("#side", Vertical).mount(ReviewNote(self.replay, seat,
+                                                                 board.describe_move))
+        self.query_one(ReviewNote).at(self.step_no)
 
     def action_log(self) -> None:
         self.app.push_screen(LogOverlay(list(self.query_one("#log", EventLog).texts),

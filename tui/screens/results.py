@@ -46,6 +46,7 @@ class ResultsScreen(TableScreen[str]):
     KEYS: ClassVar[tuple[KeySpec, ...]] = (
         ("r", "rematch", "results.rematch", True),
         ("t", "stats", "results.key.stats", True),
+        ("g", "review", "review.key", False),  # the footer is full at 80 columns
         ("escape,m", "menu", "results.menu", True),
     )
 
@@ -186,7 +187,22 @@ class ResultsScreen(TableScreen[str]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "stats":
             return self.stats is not None
+        if action == "review":
+            return self.record_path is not None
         return self.can_rematch if action == "rematch" else True
+
+    def action_review(self) -> None:
+        """The review of this terminal's seat in the game (tui.screens.review)."""
+        from net import records
+        from tui.screens.review import open_review
+
+        assert self.record_path is not None
+        try:
+            record = records.load(self.record_path)
+        except records.RecordError as exc:
+            self.notify(str(exc), severity="error", markup=False)
+            return
+        open_review(self, record)
 
     def action_stats(self) -> None:
         """The statistics alone (the players' rows and the final table hidden), or back."""

@@ -24,6 +24,7 @@ from net.table import clocks
 from net.table.session import BOT_LEVELS
 from net.web.limits import WebLimits
 from net.wire import codes
+from tui.commands import learn
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -439,6 +440,7 @@ def build_parser() -> argparse.ArgumentParser:
     ladder.add_argument("--json", action="store_true", help="print JSON for scripts")
     ladder.add_argument("--db", type=_database, default=None, metavar="URL",
                         help="only read the ladder of a table's PostgreSQL database")
+    learn.add_parser(sub)
     kept = sub.add_parser("records", help="list the kept game records; --prune deletes some")
     kept.add_argument("--prune", action="store_true", help="delete the records selected below")
     kept.add_argument("--older-than", type=_count, default=None, metavar="DAYS",
@@ -967,6 +969,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         _records(args)
     elif command == "players":
         _players(args)
+    elif command == "learn":
+        _run(learn.learn_app(args))
     elif command == "rules":
         from tui.help import rules_text
 

@@ -10,12 +10,13 @@ from textual.containers import Vertical
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+import tui.learn  # noqa: F401  (its menu item's words)
 from tui.i18n import tr
 from tui.screens.base import KeySpec, TableScreen
 from tui.widgets.footer import Footer
 
-MENU_ITEMS = ("play", "host", "join", "tables", "quick", "rules", "settings", "past", "players",
-              "quit")
+MENU_ITEMS = ("play", "host", "join", "tables", "quick", "learn", "rules", "settings", "past",
+              "players", "quit")
 
 BANNER = "♠ ♥  tabletop-tui  ♦ ♣"
 

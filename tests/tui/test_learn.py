@@ -1,0 +1,205 @@
+"""Learn to play: every lesson played to its end by keys, as a newcomer would, with the engine
+applying each move the step asked for; a move of another kind refused with the step's words
+and nothing changed; the lesson reached from the menu and from the command line; German words
+for every step."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from tui_helpers import settle
+
+import tui.app
+from tui.app import TabletopApp
+from tui.cli import main
+from tui.i18n import set_language
+from tui.learn.lesson import LESSONS, lesson_of
+from tui.learn.link import LEARNER
+from tui.learn.screen import LessonPanel, LessonScreen
+from tui.screens.menu import MENU_ITEMS
+
+# Bounds for the loops that wait on the app, so a broken lesson fails instead of hanging.
+WAIT = 400
+
+# Per game: a step that asks for a move, and keys that make a legal move of another kind there.
+WRONG = {
+    "schoene": (3, ("t",)),
+}
+
+
+def flat(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def panel_text(screen: LessonScreen) -> str:
+    """What the lesson's panel in sight says (beside the table, or over it)."""
+    for panel in screen.query(LessonPanel):
+        if panel.display and panel.region.area:
+            return flat(str(panel.render()))
+    raise AssertionError("no lesson panel in sight")
+
+
+async def open_lesson(pilot, game: str) -> LessonScreen:  # type: ignore[no-untyped-def]
+    for _ in range(WAIT):
+        await pilot.pause()
+        screen = pilot.app.screen
+        if isinstance(screen, LessonScreen) and screen.board is not None:
+            assert screen.engine_id == game
+            return screen
+    raise AssertionError(f"no lesson on {pilot.app.screen}")
+
+
+async def until(pilot, done) -> None:  # type: ignore[no-untyped-def]
+    for _ in range(WAIT):
+        if done():
+            return
+        await pilot.pause()
+    raise AssertionError("the table did not get there")
+
+
+def lesson_app(game: str, lang: str = "en") -> TabletopApp:
+    app = TabletopApp(lang=lang, opening=lambda: LessonScreen(lesson_of(game), 0), bot_delay=0)
+    return app
+
+
+def learners_turn(screen: LessonScreen) -> bool:
+    session = screen.lesson_link.session
+    table = screen.shown_table
+    return (LEARNER in session.engine.to_act(session.state) and table is not None
+            and table.state_no == session.state_no)
+
+
+async def play_lesson(pilot, screen: LessonScreen, lang: str = "en") -> None:  # type: ignore[no-untyped-def]
+    """Every step by its keys; each step's words on show first, and each move step's move
+    applied by the engine before the next step."""
+    link = screen.lesson_link
+    steps = link.lesson.steps
+    for n, step in enumerate(steps):
+        await until(pilot, lambda n=n: link.step_no == n)
+        await settle(pilot)
+        assert flat(step.says(lang)) in panel_text(screen), f"step {n}"
+        if n == len(steps) - 1:
+            return
+        if step.expect is None:
+            await pilot.press("f8")
+        else:
+            await until(pilot, lambda: learners_turn(screen))
+            before = link.session.state_no
+            view = link.session.engine.view(link.session.state, LEARNER)
+            made = len(link.session.moves)
+            await pilot.press(*step.keys)
+            await until(pilot, lambda n=n: link.step_no == n + 1)
+            assert link.session.state_no > before
+            assert link.session.moves[made][0] == LEARNER
+            assert step.expect(link.session.moves[made][1], view)
+
+
+@pytest.mark.parametrize("game", list(LESSONS))
+async def test_every_lesson_plays_to_its_end_by_keys(game: str) -> None:
+    app = lesson_app(game)
+    async with app.run_test(size=(160, 50)) as pilot:
+        screen = await open_lesson(pilot, game)
+        await play_lesson(pilot, screen)
+        link = screen.lesson_link
+        assert link.last
+        # The last step lets the game go on: any legal move is taken.
+        await until(pilot, lambda: learners_turn(screen) or link.session.over)
+        if not link.session.over:
+            before = link.session.state_no
+            table = screen.shown_table
+            assert table is not None
+            await link.send_move(LEARNER, table.legal[-1], table.state_no)
+            assert link.session.state_no > before
+
+
+@pytest.mark.parametrize("game", list(LESSONS))
+async def test_a_lesson_in_german_at_80x24(game: str) -> None:
+    """The same lesson in German in the smallest window: the panel lies over the table."""
+    app = lesson_app(game, "de")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_lesson(pilot, game)
+        assert screen.has_class("-narrow")
+        assert screen.query_one("#lesson-over").region.height > 0
+        await play_lesson(pilot, screen, "de")
+
+
+@pytest.mark.parametrize("game", list(WRONG))
+async def test_a_move_of_the_wrong_kind_is_refused_with_the_steps_words(game: str) -> None:
+    number, keys = WRONG[game]
+    app = lesson_app(game)
+    async with app.run_test(size=(160, 50)) as pilot:
+        screen = await open_lesson(pilot, game)
+        link = screen.lesson_link
+        step = link.lesson.steps[0]
+        assert step.expect is None
+        # A move key while a step only explains: read first, nothing happens.
+        await until(pilot, lambda: learners_turn(screen))
+        state = link.session.state_no
+        await pilot.press(link.lesson.steps[number].keys[0])
+        await settle(pilot)
+        assert "F8" in panel_text(screen) and link.session.state_no == state
+        assert link.step_no == 0
+        while link.step_no < number:
+            await pilot.press("f8")
+            await settle(pilot)
+        # F8 on a step that waits for a move says the move moves it on.
+        await pilot.press("f8")
+        await settle(pilot)
+        assert link.step_no == number
+        await until(pilot, lambda: learners_turn(screen))
+        state, moves = link.session.state_no, len(link.session.moves)
+        await pilot.press(*keys)
+        await settle(pilot)
+        step = link.lesson.steps[number]
+        why = step.refusal("en")
+        assert why is not None and flat(why) in panel_text(screen)
+        assert link.session.state_no == state and len(link.session.moves) == moves
+        assert link.step_no == number
+        # The move the step asks for still goes through.
+        await pilot.press(*step.keys)
+        await until(pilot, lambda: link.step_no == number + 1)
+
+
+def test_every_step_has_its_own_german_words() -> None:
+    for game in LESSONS:
+        lesson = lesson_of(game)
+        assert lesson.steps[-1].expect is None, f"{game}: the last step lets the game go on"
+        for n, step in enumerate(lesson.steps):
+            for words in (step.text, step.why):
+                if words:
+                    assert words.get("de") and words["de"] != words["en"], f"{game} {n}"
+            assert (step.expect is None) == (not step.keys), f"{game} {n}"
+            assert step.expect is None or step.why, f"{game} {n}: no refusal"
+
+
+async def test_the_menu_opens_a_lesson_with_keys() -> None:
+    app = TabletopApp(bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press(*["down"] * MENU_ITEMS.index("learn"), "enter")
+        await settle(pilot)
+        await pilot.press("enter")  # the first game of the picker
+        screen = await open_lesson(pilot, "schoene")
+        assert flat(lesson_of("schoene").steps[0].says("en")) in panel_text(screen)
+
+
+async def test_the_learn_command_starts_the_lesson(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    started: list[TabletopApp] = []
+    monkeypatch.setattr(tui.app.TabletopApp, "run", lambda self: started.append(self))
+    main(["--lang", "de", "learn", "schoene"])
+    (app,) = started
+    app.bot_delay = 0
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_lesson(pilot, "schoene")
+        assert flat(lesson_of("schoene").steps[0].says("de")) in panel_text(screen)
+        await play_lesson(pilot, screen, "de")
+    set_language("en")
+
+
+def test_the_learn_command_refuses_a_game_without_a_lesson(capsys) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(SystemExit) as ended:
+        main(["learn", "nosuchgame"])
+    assert ended.value.code == 2
+    err = capsys.readouterr().err
+    assert "nosuchgame" in err and "schoene" in err

@@ -1,0 +1,1 @@
+"""The command line's commands, one module each: `add_parser(sub)` and the function it runs."""

@@ -1,0 +1,37 @@
+"""`tabletop-tui learn GAME`: a game's lesson (tui.learn), straight from the command line;
+leaving it lands in the menu, as after `play`."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING, Any
+
+from tui.learn.lesson import LESSONS
+
+if TYPE_CHECKING:
+    from tui.app import TabletopApp
+
+
+def _lesson_game(text: str) -> str:
+    if text not in LESSONS:
+        raise argparse.ArgumentTypeError(
+            f"no lesson for {text!r}; lessons: {', '.join(LESSONS)}")
+    return text
+
+
+def add_parser(sub: Any) -> None:
+    """The `learn` command on the command line's subparsers."""
+    learn = sub.add_parser("learn", help="learn a game: a first game that teaches its rules")
+    learn.add_argument("game", type=_lesson_game, help=f"one of: {', '.join(LESSONS)}")
+
+
+def learn_app(args: argparse.Namespace) -> TabletopApp:
+    """The app that opens `args.game`'s lesson over the menu."""
+    from tui.app import TabletopApp
+    from tui.learn.lesson import lesson_of
+    from tui.learn.screen import LessonScreen
+
+    lesson = lesson_of(args.game)
+    app = TabletopApp(lang=args.lang, theme=args.theme,
+                      opening=lambda: LessonScreen(lesson, app.bot_delay))
+    return app

@@ -25,6 +25,7 @@ WAIT = 400
 # Per game: a step that asks for a move, and keys that make a legal move of another kind there.
 WRONG = {
     "schoene": (3, ("t",)),
+    "zwergenamulett": (3, ("1", "enter")),
 }
 
 
@@ -50,12 +51,12 @@ async def open_lesson(pilot, game: str) -> LessonScreen:  # type: ignore[no-unty
     raise AssertionError(f"no lesson on {pilot.app.screen}")
 
 
-async def until(pilot, done) -> None:  # type: ignore[no-untyped-def]
+async def until(pilot, done, what: str = "") -> None:  # type: ignore[no-untyped-def]
     for _ in range(WAIT):
         if done():
             return
         await pilot.pause()
-    raise AssertionError("the table did not get there")
+    raise AssertionError(f"the table did not get there: {what}")
 
 
 def lesson_app(game: str, lang: str = "en") -> TabletopApp:
@@ -64,10 +65,13 @@ def lesson_app(game: str, lang: str = "en") -> TabletopApp:
 
 
 def learners_turn(screen: LessonScreen) -> bool:
+    """Whether the learner is to move and the board shows the table as it is (in a game
+    where anyone may act at any time, the turn is the view's)."""
     session = screen.lesson_link.session
     table = screen.shown_table
-    return (LEARNER in session.engine.to_act(session.state) and table is not None
-            and table.state_no == session.state_no)
+    turn = session.engine.view(session.state, LEARNER).get("turn", LEARNER)
+    return (LEARNER in session.engine.to_act(session.state) and turn == LEARNER
+            and table is not None and table.state_no == session.state_no)
 
 
 async def play_lesson(pilot, screen: LessonScreen, lang: str = "en") -> None:  # type: ignore[no-untyped-def]
@@ -76,8 +80,11 @@ async def play_lesson(pilot, screen: LessonScreen, lang: str = "en") -> None:  #
     link = screen.lesson_link
     steps = link.lesson.steps
     for n, step in enumerate(steps):
-        await until(pilot, lambda n=n: link.step_no == n)
+        await until(pilot, lambda n=n: link.step_no == n, f"step {n}, at {link.step_no}")
         await settle(pilot)
+        while pilot.app.screen is not screen:  # a round's summary over the table: closed
+            await pilot.press("enter")
+            await settle(pilot)
         assert flat(step.says(lang)) in panel_text(screen), f"step {n}"
         if n == len(steps) - 1:
             return
@@ -89,7 +96,8 @@ async def play_lesson(pilot, screen: LessonScreen, lang: str = "en") -> None:  #
             view = link.session.engine.view(link.session.state, LEARNER)
             made = len(link.session.moves)
             await pilot.press(*step.keys)
-            await until(pilot, lambda n=n: link.step_no == n + 1)
+            await until(pilot, lambda n=n: link.step_no == n + 1,
+                        f"step {n}: {step.keys} made {link.session.moves[made:]}")
             assert link.session.state_no > before
             assert link.session.moves[made][0] == LEARNER
             assert step.expect(link.session.moves[made][1], view)

@@ -22,6 +22,7 @@ Expect = Callable[[Move, View], bool]
 # Engine id -> the module that holds its lesson (a module-level `LESSON`), loaded lazily.
 LESSONS: dict[str, str] = {
     "schoene": "tui.learn.schoene",
+    "zwergenamulett": "tui.learn.zwergenamulett",
 }
 
 

@@ -26,6 +26,7 @@ WAIT = 400
 WRONG = {
     "schoene": (3, ("t",)),
     "zwergenamulett": (3, ("1", "enter")),
+    "skipbo_breakers": (5, ("space", "enter")),
 }
 
 
@@ -74,9 +75,10 @@ def learners_turn(screen: LessonScreen) -> bool:
             and table is not None and table.state_no == session.state_no)
 
 
-async def play_lesson(pilot, screen: LessonScreen, lang: str = "en") -> None:  # type: ignore[no-untyped-def]
-    """Every step by its keys; each step's words on show first, and each move step's move
-    applied by the engine before the next step."""
+async def play_lesson(pilot, screen: LessonScreen, lang: str = "en",  # type: ignore[no-untyped-def]
+                      stop: int | None = None) -> None:
+    """Every step by its keys (up to step `stop`, its move not made yet); each step's words
+    on show first, and each move step's move applied by the engine before the next step."""
     link = screen.lesson_link
     steps = link.lesson.steps
     for n, step in enumerate(steps):
@@ -86,7 +88,7 @@ async def play_lesson(pilot, screen: LessonScreen, lang: str = "en") -> None:  #
             await pilot.press("enter")
             await settle(pilot)
         assert flat(step.says(lang)) in panel_text(screen), f"step {n}"
-        if n == len(steps) - 1:
+        if n in (len(steps) - 1, stop):
             return
         if step.expect is None:
             await pilot.press("f8")
@@ -139,27 +141,17 @@ async def test_a_move_of_the_wrong_kind_is_refused_with_the_steps_words(game: st
     async with app.run_test(size=(160, 50)) as pilot:
         screen = await open_lesson(pilot, game)
         link = screen.lesson_link
-        step = link.lesson.steps[0]
-        assert step.expect is None
-        # A move key while a step only explains: read first, nothing happens.
-        await until(pilot, lambda: learners_turn(screen))
-        state = link.session.state_no
-        await pilot.press(link.lesson.steps[number].keys[0])
-        await settle(pilot)
-        assert "F8" in panel_text(screen) and link.session.state_no == state
-        assert link.step_no == 0
-        while link.step_no < number:
-            await pilot.press("f8")
-            await settle(pilot)
+        await play_lesson(pilot, screen, stop=number)
+        step = link.lesson.steps[number]
+        assert step.expect is not None
         # F8 on a step that waits for a move says the move moves it on.
         await pilot.press("f8")
         await settle(pilot)
-        assert link.step_no == number
+        assert link.step_no == number and "not with F8" in panel_text(screen)
         await until(pilot, lambda: learners_turn(screen))
         state, moves = link.session.state_no, len(link.session.moves)
         await pilot.press(*keys)
         await settle(pilot)
-        step = link.lesson.steps[number]
         why = step.refusal("en")
         assert why is not None and flat(why) in panel_text(screen)
         assert link.session.state_no == state and len(link.session.moves) == moves
@@ -167,6 +159,27 @@ async def test_a_move_of_the_wrong_kind_is_refused_with_the_steps_words(game: st
         # The move the step asks for still goes through.
         await pilot.press(*step.keys)
         await until(pilot, lambda: link.step_no == number + 1)
+        assert link.session.state_no > state
+
+
+async def test_a_move_while_a_step_explains_waits_for_f8() -> None:
+    app = lesson_app("schoene")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_lesson(pilot, "schoene")
+        link = screen.lesson_link
+        await until(pilot, lambda: learners_turn(screen))
+        state = link.session.state_no
+        await pilot.press("t")  # a legal move: take the card
+        await settle(pilot)
+        assert "then press F8" in panel_text(screen)
+        assert link.session.state_no == state and link.step_no == 0
+        # F5 hides the panel over the table; the next step brings it back.
+        await pilot.press("f5")
+        await settle(pilot)
+        assert not screen.query_one("#lesson-over").display
+        await pilot.press("f8")
+        await settle(pilot)
+        assert link.step_no == 1 and screen.query_one("#lesson-over").display
 
 
 def test_every_step_has_its_own_german_words() -> None:

@@ -23,6 +23,7 @@ Expect = Callable[[Move, View], bool]
 LESSONS: dict[str, str] = {
     "schoene": "tui.learn.schoene",
     "zwergenamulett": "tui.learn.zwergenamulett",
+    "skipbo_breakers": "tui.learn.skipbo_breakers",
 }
 
 

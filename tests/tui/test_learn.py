@@ -27,6 +27,7 @@ WRONG = {
     "schoene": (3, ("t",)),
     "zwergenamulett": (3, ("1", "enter")),
     "skipbo_breakers": (5, ("space", "enter")),
+    "schoko": (6, ("enter",)),
 }
 
 

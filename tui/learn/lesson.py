@@ -24,6 +24,7 @@ LESSONS: dict[str, str] = {
     "schoene": "tui.learn.schoene",
     "zwergenamulett": "tui.learn.zwergenamulett",
     "skipbo_breakers": "tui.learn.skipbo_breakers",
+    "schoko": "tui.learn.schoko",
 }
 
 

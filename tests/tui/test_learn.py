@@ -14,7 +14,7 @@ import tui.app
 from tui.app import TabletopApp
 from tui.cli import main
 from tui.i18n import set_language
-from tui.learn.lesson import LESSONS, lesson_of
+from tui.learn.lesson import LESSONS, Expect, lesson_of
 from tui.learn.link import LEARNER
 from tui.learn.screen import LessonPanel, LessonScreen
 from tui.screens.menu import MENU_ITEMS
@@ -28,6 +28,7 @@ WRONG = {
     "zwergenamulett": (3, ("1", "enter")),
     "skipbo_breakers": (5, ("space", "enter")),
     "schoko": (6, ("enter",)),
+    "chez_geek": (6, ("2", "enter")),
 }
 
 
@@ -66,14 +67,19 @@ def lesson_app(game: str, lang: str = "en") -> TabletopApp:
     return app
 
 
-def learners_turn(screen: LessonScreen) -> bool:
-    """Whether the learner is to move and the board shows the table as it is (in a game
-    where anyone may act at any time, the turn is the view's)."""
+def can(screen: LessonScreen, expect: Expect) -> bool:
+    """Whether the learner may now make a move `expect` takes, and the board shows the table
+    as it is."""
     session = screen.lesson_link.session
     table = screen.shown_table
-    turn = session.engine.view(session.state, LEARNER).get("turn", LEARNER)
-    return (LEARNER in session.engine.to_act(session.state) and turn == LEARNER
-            and table is not None and table.state_no == session.state_no)
+    if table is None or table.state_no != session.state_no:
+        return False
+    view = session.engine.view(session.state, LEARNER)
+    return any(expect(move, view) for move in session.sync(LEARNER)["legal"])
+
+
+def learners_turn(screen: LessonScreen) -> bool:
+    return can(screen, lambda move, view: True)
 
 
 async def play_lesson(pilot, screen: LessonScreen, lang: str = "en",  # type: ignore[no-untyped-def]
@@ -94,7 +100,13 @@ async def play_lesson(pilot, screen: LessonScreen, lang: str = "en",  # type: ig
         if step.expect is None:
             await pilot.press("f8")
         else:
-            await until(pilot, lambda: learners_turn(screen))
+            expect = step.expect
+            while not can(screen, expect):
+                await until(pilot, lambda step=step: can(screen, step.expect) or (
+                    step.allow is not None and can(screen, step.allow)), f"step {n}'s move")
+                if not can(screen, expect):  # a move the step lets pass meanwhile
+                    await pilot.press(*step.allow_keys)
+                    await settle(pilot)
             before = link.session.state_no
             view = link.session.engine.view(link.session.state, LEARNER)
             made = len(link.session.moves)
@@ -149,7 +161,7 @@ async def test_a_move_of_the_wrong_kind_is_refused_with_the_steps_words(game: st
         await pilot.press("f8")
         await settle(pilot)
         assert link.step_no == number and "not with F8" in panel_text(screen)
-        await until(pilot, lambda: learners_turn(screen))
+        await until(pilot, lambda: can(screen, step.expect))
         state, moves = link.session.state_no, len(link.session.moves)
         await pilot.press(*keys)
         await settle(pilot)

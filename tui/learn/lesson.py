@@ -25,6 +25,7 @@ LESSONS: dict[str, str] = {
     "zwergenamulett": "tui.learn.zwergenamulett",
     "skipbo_breakers": "tui.learn.skipbo_breakers",
     "schoko": "tui.learn.schoko",
+    "chez_geek": "tui.learn.chez_geek",
 }
 
 
@@ -32,12 +33,17 @@ LESSONS: dict[str, str] = {
 class Step:
     """One step: `text` in each language ({"en": ..., "de": ...}); `expect` None for a step
     that only explains; `why` what a move of the wrong kind is told (each language);
-    `keys` the keys that make the step's move on the prepared table (what tests press)."""
+    `keys` the keys that make the step's move on the prepared table (what tests press).
+    `allow` moves that may be made meanwhile without ending the step (letting the other
+    players' windows go while the step waits for the learner's own turn), made with
+    `allow_keys`."""
 
     text: dict[str, str]
     expect: Expect | None = None
     why: dict[str, str] = field(default_factory=dict)
     keys: tuple[str, ...] = ()
+    allow: Expect | None = None
+    allow_keys: tuple[str, ...] = ()
 
     def says(self, lang: str) -> str:
         return self.text.get(lang) or self.text["en"]
@@ -76,6 +82,12 @@ def lesson_of(engine_id: str) -> Lesson:
 def kind(*types: str) -> Expect:
     """A move of one of these types, whatever its details."""
     return lambda move, view: move.get("type") in types
+
+
+def move_of(move_type: str, **fields: Any) -> Expect:
+    """A move of this type with these fields ("play the Fee", "call him into your room")."""
+    return lambda move, view: move.get("type") == move_type and all(
+        move.get(name) == value for name, value in fields.items())
 
 
 def say(en: str, de: str) -> dict[str, str]:

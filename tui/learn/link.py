@@ -61,13 +61,20 @@ class LessonLink(LocalLink):
         view = self.session.engine.view(self.session.state, LEARNER)
         return expect is not None and expect(move, view)
 
+    def allowed(self, move: dict[str, object]) -> bool:
+        """Whether the step lets this move be made meanwhile, staying on show."""
+        allow = self.step.allow
+        view = self.session.engine.view(self.session.state, LEARNER)
+        return allow is not None and allow(move, view)
+
     async def send_move(self, seat: int, move: dict[str, object], state_no: int) -> None:
-        if seat == LEARNER and not self.wanted(move):
+        wanted = seat != LEARNER or self.wanted(move)
+        if not wanted and not self.allowed(move):
             self._tell(refused=True)
             return
         made = len(self.session.moves)
         await super().send_move(seat, move, state_no)
-        if len(self.session.moves) > made and not self.last:
+        if wanted and len(self.session.moves) > made and not self.last:
             self.step_no += 1
             self._tell(refused=False)
 

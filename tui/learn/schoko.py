@@ -7,9 +7,7 @@ the two at once."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from tui.learn.lesson import Expect, Lesson, Step, say
+from tui.learn.lesson import Lesson, Step, move_of, say
 
 # The learner's four tiles, the bot's four, then the pile in order.
 STACK = [
@@ -17,19 +15,6 @@ STACK = [
     "w1", "w1", "w3", "w3", "w3", "w2s", "w3", "w3", "w2", "w3", "w3s", "w1s", "w2", "w2",
     "w1s", "w2", "w3s", "w1", "w1",
 ]
-
-
-def colour(which: str) -> Expect:
-    return lambda move, view: move.get("type") == "colour" and move.get("colour") == which
-
-
-def place(level: int, **fields: Any) -> Expect:
-    """Laying a tile on `level` (with these fields: a tile, a rotation)."""
-    def expect(move: dict[str, Any], view: dict[str, Any]) -> bool:
-        return (move.get("type") == "place" and move.get("level") == level
-                and all(move.get(name) == value for name, value in fields.items()))
-
-    return expect
 
 
 STEPS = (
@@ -61,14 +46,14 @@ STEPS = (
         "mostly white: take white with w.",
         "Du fängst an und wählst darum zuerst deine Farbe; der Bot bekommt die andere. Deine "
         "Hand ist vor allem weiß: nimm Weiß mit w."),
-        expect=colour("white"), keys=("w",),
+        expect=move_of("colour", colour="white"), keys=("w",),
         why=say("Choose white with w.", "Wähl Weiß mit w.")),
     Step(say(
         "Now lay the first tile. It goes in the middle; turn it with r if you like. Lay the "
         "tile shown with Enter.",
         "Jetzt das erste Plättchen. Es kommt in die Mitte; mit r kannst du es drehen. Leg das "
         "gezeigte Plättchen mit Enter."),
-        expect=place(1, tile="w3"), keys=("enter",),
+        expect=move_of("place", level=1, tile="w3"), keys=("enter",),
         why=say("Lay the first tile of your hand (1), then Enter.",
                 "Leg das erste Plättchen deiner Hand (1), dann Enter.")),
     Step(say(
@@ -89,7 +74,7 @@ STEPS = (
         "Plättchen, alle vier Stücke über Plättchen darunter, und auf ein Smartie-Plättchen "
         "kommt nie etwas. Die Stücke darunter zählen nicht mehr. Dein erstes Plättchen ist "
         "eins: drück l, dann n, bis dir die Stelle gefällt, dann Enter."),
-        expect=place(2), keys=("l", "n", "enter"),
+        expect=move_of("place", level=2), keys=("l", "n", "enter"),
         why=say("Lay a Smartie tile on the upper level: l, n, then Enter.",
                 "Leg ein Smartie-Plättchen in die obere Ebene: l, n, dann Enter.")),
     Step(say(
@@ -97,7 +82,7 @@ STEPS = (
         "that grows your white, and lay it with Enter.",
         "Jetzt ein Plättchen auf den Tisch selbst: wähl eins, schieb es mit den Pfeilen oder "
         "n an eine Stelle, die dein Weiß wachsen lässt, und leg es mit Enter."),
-        expect=place(1), keys=("4", "n", "enter"),
+        expect=move_of("place", level=1), keys=("4", "n", "enter"),
         why=say("Lay a tile on the lower level this time.",
                 "Leg diesmal ein Plättchen in die untere Ebene.")),
     Step(say(

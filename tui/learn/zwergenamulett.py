@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from engines.base import Move, View
 from engines.zwergenamulett.rules import DECK
-from tui.learn.lesson import Expect, Lesson, Step, say
+from tui.learn.lesson import Lesson, Step, move_of, say
 
 HANDS = (
     "fee troll zwerg_blau magier amulett drache doppelzwerg zwerg_rot",  # the learner
@@ -20,15 +19,6 @@ HANDS = (
 )
 DEALT = [card for hand in HANDS for card in hand.split()]
 STACK = [*DEALT, *(Counter(DECK) - Counter(DEALT)).elements()]
-
-
-def card(name: str) -> Expect:
-    """Playing this card."""
-    return lambda move, view: move.get("type") == "play" and move.get("card") == name
-
-
-def claim(move: Move, view: View) -> bool:
-    return move.get("type") == "claim_seven"
 
 
 STEPS = (
@@ -64,7 +54,7 @@ STEPS = (
         "den Stich: Die letzte Karte wie die ausgespielte gewinnt ihn. Der rote Zwerg von "
         "Bot 2 zählt nicht: Ein Zwerg schlägt nur seine eigene Farbe. ▲ zeigt, welche deiner "
         "Karten ihn nehmen würden. Spiel deinen blauen Zwerg."),
-        expect=card("zwerg_blau"), keys=("7", "enter"),
+        expect=move_of("play", card="zwerg_blau"), keys=("7", "enter"),
         why=say("Play your Zwerg blau here: it takes the trick over.",
                 "Spiel hier deinen blauen Zwerg: Er übernimmt den Stich.")),
     Step(say(
@@ -72,7 +62,7 @@ STEPS = (
         "Fee (2 points) and see what the bots do.",
         "Der Stich gehört dir, also spielst du den nächsten aus, mit jeder Karte, die du "
         "willst. Spiel deine Fee aus und sieh, was die Bots tun."),
-        expect=card("fee"), keys=("4", "enter"),
+        expect=move_of("play", card="fee"), keys=("4", "enter"),
         why=say("Lead your Fee this time.", "Spiel diesmal deine Fee aus.")),
     Step(say(
         "Bot 1 had a Fee too and took your trick over; now Bot 1 leads. You need not play "
@@ -84,7 +74,7 @@ STEPS = (
         "dwarves in this trick are worth having: play your amulet.",
         "Ein Amulett nimmt jeden Stich, egal was ausgespielt wurde; nur ein späteres Amulett "
         "schlägt es. Die Zwerge in diesem Stich lohnen sich: Spiel dein Amulett."),
-        expect=card("amulett"), keys=("4", "enter"),
+        expect=move_of("play", card="amulett"), keys=("4", "enter"),
         why=say("Play your amulet here: it takes this trick.",
                 "Spiel hier dein Amulett: Es nimmt diesen Stich.")),
     Step(say(
@@ -100,7 +90,7 @@ STEPS = (
         "bot has one left. Lead yours.",
         "Ein Doppelzwerg wird nur von einem Doppelzwerg (oder einem Amulett) geschlagen, und "
         "keiner der Bots hat noch einen. Spiel deinen aus."),
-        expect=card("doppelzwerg"), keys=("5", "enter"),
+        expect=move_of("play", card="doppelzwerg"), keys=("5", "enter"),
         why=say("Lead your Doppelzwerg.", "Spiel deinen Doppelzwerg aus.")),
     Step(say(
         "That makes 8 dwarves in your tricks. With seven or more you may announce it at any "
@@ -109,7 +99,7 @@ STEPS = (
         "Das sind 8 Zwerge in deinen Stichen. Mit sieben oder mehr darfst du das jederzeit "
         "ansagen und gewinnst die Runde sofort: drück z und noch einmal z. Eine falsche "
         "Ansage kostet dich einen Goldchip und beendet die Runde ohne Sieger."),
-        expect=claim, keys=("z", "z"),
+        expect=move_of("claim_seven"), keys=("z", "z"),
         why=say("Announce your seven dwarves now: z, then z again.",
                 "Sag jetzt deine sieben Zwerge an: z und noch einmal z.")),
     Step(say(

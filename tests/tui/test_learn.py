@@ -237,3 +237,32 @@ def test_the_learn_command_refuses_a_game_without_a_lesson(capsys) -> None:  # t
     assert ended.value.code == 2
     err = capsys.readouterr().err
     assert "nosuchgame" in err and "schoene" in err
+
+
+# Keys a newcomer might try anywhere in a lesson: the lesson's own, the language, the rules,
+# the log, the overlays a board opens, and keys that move a cursor.
+STRAY_KEYS = ("f5", "f5", "f8", "f3", "f8", "f3", "f1", "f6", "m", "i", "v", "1", "9", "up",
+              "down", "left", "right", "tab")
+
+
+@pytest.mark.parametrize("game", list(LESSONS))
+async def test_stray_keys_in_a_lesson_crash_nothing_and_the_language_follows(game: str) -> None:
+    app = lesson_app(game)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_lesson(pilot, game)
+        link = screen.lesson_link
+        for key in STRAY_KEYS:
+            await pilot.press(key)
+            await settle(pilot, 2)
+            for _ in range(3):  # whatever the key opened over the table, closed again
+                if pilot.app.screen is not screen:
+                    await pilot.press("escape")
+                    await settle(pilot)
+            assert pilot.app.screen is screen, key
+        assert app.is_running and screen.is_attached
+        # Two F8s went on from the first steps (both explain), the language came back.
+        assert link.step_no == 2
+        assert flat(link.step.says("en")) in panel_text(screen)
+        await pilot.press("f3")
+        await settle(pilot)
+        assert flat(link.step.says("de")) in panel_text(screen)

@@ -1,9 +1,9 @@
 """The lesson's screen: the game screen with the lesson's panel.
 
-Where the window has room beside the table, the panel heads the side column above the log
-(wider when there is room to spare, as at 160×50). In a window where the table takes every
-column (80×24), it lies over the top of the table, below the top bar, where the other
-players sit: F5 hides it to see what it covers, and it comes back with the next step."""
+Where the window has room to spare beside the table (160×50), the panel heads a wider side
+column above the log. Elsewhere (80×24, where the table takes every column) it lies over the
+top of the table, below the top bar, where the other players sit: F5 hides it to see what
+it covers, and it comes back with the next step."""
 
 from __future__ import annotations
 
@@ -66,8 +66,9 @@ class LessonScreen(GameScreen):
         max-height: 10;
         padding: 0 1; background: $surface; border: round $accent; display: none;
     }
-    LessonScreen.-narrow #lesson-over { display: block; }
-    LessonScreen.-narrow.-lesson-hidden #lesson-over, LessonScreen.-too-small #lesson-over {
+    LessonScreen.-lesson-over #lesson-over { display: block; }
+    LessonScreen.-lesson-over #lesson-side { display: none; }
+    LessonScreen.-lesson-over.-lesson-hidden #lesson-over, LessonScreen.-too-small #lesson-over {
         display: none;
     }
     """.replace("{roomy}", str(ROOMY_SIDE))
@@ -91,7 +92,11 @@ class LessonScreen(GameScreen):
     def _fit(self, width: int, height: int) -> None:
         super()._fit(width, height)
         board_width = boards.board_class(self.engine_id).MIN_SIZE[0]
-        self.set_class(width >= board_width + ROOMY_SIDE, "-roomy")
+        roomy = width >= board_width + ROOMY_SIDE
+        self.set_class(roomy, "-roomy")
+        # Beside a table that leaves the side column its narrowest, a step would run long:
+        # there it lies over the table's top instead, as where there is no side column.
+        self.set_class(not roomy, "-lesson-over")
 
     async def retranslate(self) -> None:
         await super().retranslate()

@@ -11,6 +11,7 @@ import pytest
 from tui_helpers import settle
 
 import tui.app
+from net.records.store import last_record
 from tui.app import TabletopApp
 from tui.cli import main
 from tui.i18n import set_language
@@ -134,6 +135,9 @@ async def test_every_lesson_plays_to_its_end_by_keys(game: str) -> None:
             assert table is not None
             await link.send_move(LEARNER, table.legal[-1], table.state_no)
             assert link.session.state_no > before
+        # A lesson is practice: no record is written, nothing counts for a rating.
+        assert not link.rated and link.record_path is None
+        assert last_record() is None
 
 
 @pytest.mark.parametrize("game", list(LESSONS))

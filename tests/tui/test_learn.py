@@ -99,7 +99,7 @@ async def play_lesson(pilot, screen: LessonScreen, lang: str = "en",  # type: ig
         if n in (len(steps) - 1, stop):
             return
         if step.expect is None:
-            await pilot.press("f8")
+            await pilot.press("f5")
         else:
             expect = step.expect
             while not can(screen, expect):
@@ -161,10 +161,10 @@ async def test_a_move_of_the_wrong_kind_is_refused_with_the_steps_words(game: st
         await play_lesson(pilot, screen, stop=number)
         step = link.lesson.steps[number]
         assert step.expect is not None
-        # F8 on a step that waits for a move says the move moves it on.
-        await pilot.press("f8")
+        # F5 on a step that waits for a move says the move moves it on.
+        await pilot.press("f5")
         await settle(pilot)
-        assert link.step_no == number and "not with F8" in panel_text(screen)
+        assert link.step_no == number and "not with F5" in panel_text(screen)
         await until(pilot, lambda: can(screen, step.expect))
         state, moves = link.session.state_no, len(link.session.moves)
         await pilot.press(*keys)
@@ -179,7 +179,7 @@ async def test_a_move_of_the_wrong_kind_is_refused_with_the_steps_words(game: st
         assert link.session.state_no > state
 
 
-async def test_a_move_while_a_step_explains_waits_for_f8() -> None:
+async def test_a_move_while_a_step_explains_waits_for_f5() -> None:
     app = lesson_app("schoene")
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_lesson(pilot, "schoene")
@@ -188,13 +188,13 @@ async def test_a_move_while_a_step_explains_waits_for_f8() -> None:
         state = link.session.state_no
         await pilot.press("t")  # a legal move: take the card
         await settle(pilot)
-        assert "then press F8" in panel_text(screen)
+        assert "then press F5" in panel_text(screen)
         assert link.session.state_no == state and link.step_no == 0
-        # F5 hides the panel over the table; the next step brings it back.
-        await pilot.press("f5")
+        # F9 hides the panel over the table; the next step brings it back.
+        await pilot.press("f9")
         await settle(pilot)
         assert not screen.query_one("#lesson-over").display
-        await pilot.press("f8")
+        await pilot.press("f5")
         await settle(pilot)
         assert link.step_no == 1 and screen.query_one("#lesson-over").display
 
@@ -244,9 +244,10 @@ def test_the_learn_command_refuses_a_game_without_a_lesson(capsys) -> None:  # t
 
 
 # Keys a newcomer might try anywhere in a lesson: the lesson's own, the language, the rules,
-# the log, the overlays a board opens, and keys that move a cursor.
-STRAY_KEYS = ("f5", "f5", "f8", "f3", "f8", "f3", "f1", "f6", "m", "i", "v", "1", "9", "up",
-              "down", "left", "right", "tab")
+# the log, conceding (asked first: Esc keeps playing), undo (a lesson has none), the
+# overlays a board opens, and keys that move a cursor.
+STRAY_KEYS = ("f9", "f9", "f5", "f3", "f5", "f3", "f1", "f6", "f8", "u", "m", "i", "v", "1", "9",
+              "up", "down", "left", "right", "tab")
 
 
 @pytest.mark.parametrize("game", list(LESSONS))
@@ -263,8 +264,8 @@ async def test_stray_keys_in_a_lesson_crash_nothing_and_the_language_follows(gam
                     await pilot.press("escape")
                     await settle(pilot)
             assert pilot.app.screen is screen, key
-        assert app.is_running and screen.is_attached
-        # Two F8s went on from the first steps (both explain), the language came back.
+        assert app.is_running and screen.is_attached and not link.session.over
+        # Two F5s went on from the first steps (both explain), the language came back.
         assert link.step_no == 2
         assert flat(link.step.says("en")) in panel_text(screen)
         await pilot.press("f3")

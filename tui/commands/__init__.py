@@ -1,1 +1,1 @@
-"""The command line's commands, one module each: `add_parser(sub)` and the function it runs."""
+"""The command line's commands that live in modules of their own (tui.cli registers them)."""

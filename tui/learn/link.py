@@ -15,6 +15,8 @@ from tui.learn.lesson import Lesson, Step
 
 # The learner's seat at every lesson's table.
 LEARNER = 0
+# What the table says to an undo in a lesson.
+NO_UNDO = "A lesson goes forward only: nothing is taken back here"
 
 
 class LessonLink(LocalLink):
@@ -28,6 +30,8 @@ class LessonLink(LocalLink):
                  for seat, name in enumerate(lesson.names)]
         session = HostSession(lesson.engine_id, seats, lesson.seed, lesson.options)
         super().__init__(session, [LEARNER], bot_delay=bot_delay)
+        # A lesson goes forward only: a move taken back would leave its step behind.
+        session.undo.enabled = False
         self.lesson = lesson
         self.step_no = 0
 
@@ -77,6 +81,9 @@ class LessonLink(LocalLink):
         if wanted and len(self.session.moves) > made and not self.last:
             self.step_no += 1
             self._tell(refused=False)
+
+    async def undo(self, seat: int, state_no: int) -> None:
+        self.emit({"type": "error", "seat": seat, "message": NO_UNDO})
 
     def _tell(self, refused: bool) -> None:
         self.emit({"type": "lesson", "step": self.step_no, "refused": refused})

@@ -2,7 +2,7 @@
 
 Where the window has room to spare beside the table (160×50), the panel heads a wider side
 column above the log. Elsewhere (80×24, where the table takes every column) it lies over the
-top of the table, below the top bar, where the other players sit: F5 hides it to see what
+top of the table, below the top bar, where the other players sit: F9 hides it to see what
 it covers, and it comes back with the next step."""
 
 from __future__ import annotations
@@ -53,8 +53,8 @@ class LessonScreen(GameScreen):
 
     KEYS: ClassVar[tuple[KeySpec, ...]] = (
         *GameScreen.KEYS,
-        ("f8", "go_on", "learn.key.next", True),
-        ("f5", "toggle_lesson", "learn.key.panel", False),
+        ("f5", "go_on", "learn.key.next", True),
+        ("f9", "toggle_lesson", "learn.key.panel", False),
     )
     CSS = """
     LessonScreen #lesson-side {
@@ -73,9 +73,11 @@ class LessonScreen(GameScreen):
     }
     """.replace("{roomy}", str(ROOMY_SIDE))
 
-    def __init__(self, lesson: Lesson, bot_delay: float = 0.6) -> None:
-        pace = boards.board_class(lesson.engine_id).BOT_PACE
-        self.lesson_link = LessonLink(lesson, bot_delay=bot_delay * pace)
+    def __init__(self, lesson: Lesson, bot_delay: float | None = None) -> None:
+        """`bot_delay`: the seconds between the bots' moves; None: the app's."""
+        self.pace = boards.board_class(lesson.engine_id).BOT_PACE
+        self.bot_delay = bot_delay
+        self.lesson_link = LessonLink(lesson, bot_delay=(bot_delay or 0.0) * self.pace)
         self.refused: str | None = None
         super().__init__(self.lesson_link, lesson.engine_id)
 
@@ -87,6 +89,8 @@ class LessonScreen(GameScreen):
         yield LessonPanel(id="lesson-over")
 
     def on_mount(self) -> None:
+        if self.bot_delay is None:  # the app's pace (its tests' is none)
+            self.lesson_link.bot_delay = float(getattr(self.app, "bot_delay", 0.6)) * self.pace
         self._show_step()
 
     def _fit(self, width: int, height: int) -> None:
@@ -131,24 +135,24 @@ class LessonScreen(GameScreen):
 register({
     "en": {
         "learn.step": "Lesson · step {n} of {total}",
-        "learn.go_on": "Press F8 to go on.",
-        "learn.read_first": "Read this step first, then press F8 to go on.",
+        "learn.go_on": "Press F5 to go on.",
+        "learn.read_first": "Read this step first, then press F5 to go on.",
         "learn.not_that": "Not that move now: this step asks for another one (see above).",
-        "learn.waits": "This step goes on with your move, not with F8.",
+        "learn.waits": "This step goes on with your move, not with F5.",
         "learn.key.next": "Go on",
         "learn.key.panel": "Lesson",
-        "learn.hide": "F5 hides the lesson, and shows it again",
+        "learn.hide": "F9 hides the lesson, and shows it again",
     },
     "de": {
         "learn.step": "Lektion · Schritt {n} von {total}",
-        "learn.go_on": "Weiter mit F8.",
-        "learn.read_first": "Lies erst diesen Schritt, dann weiter mit F8.",
+        "learn.go_on": "Weiter mit F5.",
+        "learn.read_first": "Lies erst diesen Schritt, dann weiter mit F5.",
         "learn.not_that":
             "Diesen Zug gerade nicht: Dieser Schritt will einen anderen (siehe oben).",
-        "learn.waits": "Dieser Schritt geht mit deinem Zug weiter, nicht mit F8.",
+        "learn.waits": "Dieser Schritt geht mit deinem Zug weiter, nicht mit F5.",
         "learn.key.next": "Weiter",
         "learn.key.panel": "Lektion",
-        "learn.hide": "F5 blendet die Lektion aus und wieder ein",
+        "learn.hide": "F9 blendet die Lektion aus und wieder ein",
     },
 })
 

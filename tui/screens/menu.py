@@ -11,12 +11,13 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 import tui.learn  # noqa: F401  (its menu item's words)
-from tui.i18n import tr
+from tui.i18n import register, tr
+from tui.screens import tournament_words  # noqa: F401  (the menu's word for it)
 from tui.screens.base import KeySpec, TableScreen
 from tui.widgets.footer import Footer
 
-MENU_ITEMS = ("play", "host", "join", "tables", "quick", "learn", "rules", "settings", "past",
-              "players", "quit")
+MENU_ITEMS = ("play", "host", "join", "tables", "quick", "learn", "rules", "puzzles", "settings",
+              "past", "players", "tournaments", "quit")
 
 BANNER = "♠ ♥  tabletop-tui  ♦ ♣"
 
@@ -115,3 +116,6 @@ class GamePickerScreen(TableScreen[str | None]):
     def action_back(self) -> None:
         self.dismiss(None)
 
+
+
+register({"en": {"menu.puzzles": "Puzzles"}, "de": {"menu.puzzles": "Rätsel"}})

@@ -290,6 +290,11 @@ class TabletopApp(App[None]):
 
         self.push_screen(OpenTablesScreen(quick=True))
 
+    def menu_learn(self) -> None:
+        from tui.learn.screen import open_lesson  # a lesson loads only when it is wanted
+
+        open_lesson(self, self.bot_delay)
+
     def menu_rules(self) -> None:
         def picked(engine_id: str | None) -> None:
             if engine_id is not None:

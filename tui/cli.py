@@ -26,6 +26,7 @@ from net.web.limits import WebLimits
 from net.wire import codes
 from tui.commands import days as days_command
 from tui.commands import fair_play as fair_play_command
+from tui.commands import learn as learn_command
 from tui.commands import puzzles as puzzles_command
 from tui.commands import review as review_command
 from tui.commands import tournament as tournament_command
@@ -447,6 +448,7 @@ def build_parser() -> argparse.ArgumentParser:
     ladder.add_argument("--db", type=_database, default=None, metavar="URL",
                         help="only read the ladder of a table's PostgreSQL database")
     fair_play_command.add_arguments(ladder, _game)
+    learn_command.add_parser(sub)
     puzzles_command.add_parser(sub)
     tournament_command.add_parser(sub)
     review_command.add_parser(sub)

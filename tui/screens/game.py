@@ -111,10 +111,15 @@ class GameScreen(TableScreen[None]):
                 if self.shown_table is not None:
                     yield self._new_board(self.shown_table)
             with Vertical(id="side"):
+                yield from self.side_top()
                 yield Static(tr("game.log"), classes="side-title")
                 yield EventLog(id="log", lines=[self._entry_text(e) for e in self.entries])
         yield room.RoomNotice(id="too-small")
         yield Footer(compact=True)
+
+    def side_top(self) -> ComposeResult:
+        """Widgets above the log in the side column (a lesson's panel); none here."""
+        yield from ()
 
     @property
     def shown_table(self) -> Table | None:

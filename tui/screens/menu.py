@@ -11,6 +11,7 @@ from textual.containers import Vertical
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option, OptionDoesNotExist
 
+import tui.learn  # noqa: F401  (its menu item's words)
 from tui import days_menu
 from tui.i18n import register, tr
 from tui.screens import tournament_words  # noqa: F401  (the menu's word for it)
@@ -19,8 +20,8 @@ from tui.widgets.footer import Footer
 
 # "days" shows only at a table (tui.days_menu), so it stands last but one: every item above it
 # is where it is with it or without it.
-MENU_ITEMS = ("play", "host", "join", "tables", "quick", "rules", "puzzles", "settings", "past",
-              "players", "tournaments", "days", "quit")
+MENU_ITEMS = ("play", "host", "join", "tables", "quick", "learn", "rules", "puzzles", "settings",
+              "past", "players", "tournaments", "days", "quit")
 
 BANNER = "♠ ♥  tabletop-tui  ♦ ♣"
 

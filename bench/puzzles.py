@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from bench import engines, print_table
-from engines import ENGINE_IDS
+from engines import ENGINE_IDS, coach
 from net.puzzles import mine
 from net.puzzles.puzzle import SHIPPED, Puzzle, dump_set, load_set
 from net.records import Replay
@@ -33,7 +33,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--level", default="strong", help="the bots that play the games")
     parser.add_argument("--iterations", type=int, default=None,
                         help="the check's budget (default: the game's expert's, times "
-                        f"{mine.BUDGET_FACTOR})")
+                        f"{coach.BUDGET_FACTOR[coach.PUZZLE]:g}: engines.coach)")
     parser.add_argument("--out", type=Path, default=SHIPPED)
     parser.add_argument("--add", action="store_true",
                         help="keep the file's puzzles of the other games")

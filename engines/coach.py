@@ -48,11 +48,12 @@ DOUBT = 1.0
 # What the coach searches for, and how many times the game's expert budget (its
 # EXPERT_ITERATIONS) each gets. A hint thinks as the expert plays; a review thinks longer, so
 # that the same record reviewed with other seeds gets the same grades (bench.review measures
-# how often); a puzzle's check must be surest of all.
+# how often); a puzzle's check must be surest of all (each of its two searches, with other
+# seeds, gets this budget: net.puzzles.mine).
 HINT = "hint"
 REVIEW = "review"
 PUZZLE = "puzzle"
-BUDGET_FACTOR: dict[str, float] = {HINT: 1, REVIEW: 2, PUZZLE: 8}
+BUDGET_FACTOR: dict[str, float] = {HINT: 1, REVIEW: 2, PUZZLE: 4}
 # A game whose expert has no iteration count of its own (a time budget only) gets this.
 FALLBACK_ITERATIONS = 1000
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from engines import coach
 from engines.base import Engine, Move, View
 from engines.search import Analysis, Choice, canonical
 from net.puzzles.puzzle import Puzzle, Top
@@ -32,8 +33,6 @@ from net.table.session import HostSession, SeatInfo
 
 # How far (in estimated share of the win) the best move must stand above the second.
 MARGIN = 0.10
-# The large budget: this many times the game's own expert's iterations per search.
-BUDGET_FACTOR = 4
 # The two independent searches' seeds.
 SEEDS = (1, 2)
 # The quick look's share of the budget, and the gap it must see to be checked in full.
@@ -54,15 +53,13 @@ class Finding:
 
 
 def budget(eng: Engine) -> int:
-    """The large budget of iterations for `eng`'s checks."""
-    return BUDGET_FACTOR * int(getattr(eng.bots["expert"], "iterations", None) or 1000)
+    """The large budget of iterations for `eng`'s checks: the coach's one rule for puzzles."""
+    return coach.budget(eng, coach.PUZZLE)
 
 
 def _search(eng: Engine, view: View, legal: list[Move], iterations: int,
             seed: int) -> Analysis | None:
-    expert = eng.bots["expert"].with_budget(iterations=iterations,  # type: ignore[attr-defined]
-                                            seconds=None)
-    return expert.analyse(view, legal, random.Random(seed))  # type: ignore[no-any-return]
+    return coach.coach(eng, iterations).analyse(view, legal, random.Random(seed))
 
 
 def _lead(analysis: Analysis | None) -> tuple[Choice, float] | None:

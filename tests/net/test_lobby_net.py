@@ -15,6 +15,7 @@ from test_net_tui import open_host_lobby, screen_of, until
 from textual.pilot import Pilot
 from textual.widgets import Input, Select, Static
 
+from engines import get_engine
 from net.host.hosting import HostPlan
 from net.peer.remote import RemoteLink
 from net.relay.server import Relay
@@ -233,3 +234,30 @@ async def test_a_guest_sent_out_before_the_lobby_opened_sees_it_there(relay: Rel
             await until(peer, lambda: guest.room_lost, "the guest told")
             assert "gave your seat away" in guest.error and "(you)" not in shown(guest)
         await lobby.room.close()
+
+
+async def test_the_host_lobby_offers_the_deal_for_two_only_at_a_table_of_two(
+        relay: Relay) -> None:
+    """Chez Geek's 'jobs dealt for two' means nothing at four seats: the host's lobby does not
+    offer it there, and offers it again once Fewer brings the table back to two (by keys)."""
+    plan = HostPlan("chez_geek", 4, server=relay.url, host_name="Hana")
+    async with hosting(plan).run_test(size=SMALL) as host:
+        lobby = await open_host_lobby(host)
+        await until(host, lambda: len(lobby.seats) == 4, "four seats in the lobby")
+        row = lobby.query_one("#optrow-two_player_jobs_dealt")
+        await until(host, lambda: not row.display, "the deal for two hidden at four seats")
+        assert lobby.query_one("#optrow-window_seconds").display  # the others stay
+        fewer = lobby.query_one("#fewer")
+        for seats in (3, 2):
+            await tab_to(host, "fewer")
+            # A button takes no second press while its press shows (Textual's 0.2 s).
+            await until(host, lambda: not fewer.has_class("-active"), "Fewer pressable")
+            await host.press("enter")
+            await until(host, lambda n=seats: len(lobby.seats) == n, f"{seats} seats")
+        await until(host, lambda: row.display, "the deal for two offered at two seats")
+        await tab_to(host, "opt-two_player_jobs_dealt")
+        await host.press("space")
+        await tab_to(host, "apply")
+        await host.press("enter")
+        await until(host, lambda: lobby.host.options["two_player_jobs_dealt"] is not
+                    get_engine("chez_geek").options["two_player_jobs_dealt"], "the option set")

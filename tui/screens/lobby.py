@@ -159,10 +159,7 @@ class LobbyScreen(TableScreen[LocalGame | None]):
         yield Footer()
 
     def _offered(self, name: str) -> bool:
-        """Whether option `name` means something at this many seats (Chez Geek's deal for
-        two is no choice at a table of four)."""
-        fewest, most = self.engine.option_seats.get(name, (0, self.engine.max_players))
-        return fewest <= len(self.rows) <= most
+        return self.engine.offers(name, len(self.rows))
 
     def _estimate(self) -> str:
         bots = sum(1 for row in self.rows if row.kind in BOT_LEVELS)

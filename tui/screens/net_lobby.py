@@ -273,6 +273,10 @@ class NetLobby(TableScreen[None]):
         spectators.display = bool(self.seats)
         self.show_clock()
         self.show_listing()
+        self.show_options()
+
+    def show_options(self) -> None:
+        """The options as the seat count offers them (a host's lobby has them)."""
 
     def listing_state(self) -> dict[str, Any]:
         """Public or not, and the seconds until bots come (None: never), as of now."""
@@ -425,7 +429,7 @@ class HostLobbyScreen(NetLobby):
         yield Static(tr("lobby.options"), classes="netlobby-heading")
         for name, default in self.engine.options.items():
             value = self.host.options.get(name, default)
-            with Horizontal(classes="netlobby-row"):
+            with Horizontal(classes="netlobby-row", id=f"optrow-{name}"):
                 if isinstance(default, bool):
                     yield Switch(bool(self.draft.get(f"opt-{name}", value)), id=f"opt-{name}")
                 else:
@@ -450,6 +454,19 @@ class HostLobbyScreen(NetLobby):
         with Horizontal(classes="netlobby-row"):
             yield Button(tr("netlobby.apply"), id="apply")
             yield Button(tr("netlobby.start"), id="start", variant="success")
+
+    def offered(self) -> dict[str, Any]:
+        """The game's options this table's seat count offers, with their defaults."""
+        seats = len(self.host.seats)
+        return {n: v for n, v in self.engine.options.items() if self.engine.offers(n, seats)}
+
+    def show_options(self) -> None:
+        """An option the seat count makes meaningless is not offered (Chez Geek's deal for
+        two at a table of four); it comes back with the seats."""
+        offered = self.offered()
+        for name in self.engine.options:
+            if found := self.query(f"#optrow-{name}"):
+                found.first().display = name in offered
 
     def quit_warning(self) -> str | None:
         return None if self._gone else hosting_warning(self.host.code)
@@ -560,7 +577,7 @@ class HostLobbyScreen(NetLobby):
     def apply_settings(self) -> None:
         """Options, clock and takeover as chosen; ValueError (nothing changed) if one is bad."""
         options: dict[str, Any] = {}
-        for name, default in self.engine.options.items():
+        for name, default in self.offered().items():
             if isinstance(default, bool):
                 options[name] = self.query_one(f"#opt-{name}", Switch).value
             else:

@@ -12,6 +12,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from test_net_tui import open_host_lobby, screen_of, until
+from textual.events import Key, Paste
 from textual.pilot import Pilot
 from textual.widgets import Input, Select, Static
 
@@ -261,3 +262,51 @@ async def test_the_host_lobby_offers_the_deal_for_two_only_at_a_table_of_two(
         await host.press("enter")
         await until(host, lambda: lobby.host.options["two_player_jobs_dealt"] is not
                     get_engine("chez_geek").options["two_player_jobs_dealt"], "the option set")
+
+
+def seat_in_sight(lobby: Any, index: int) -> bool:
+    """Seat `index`'s row is drawn inside the lobby's room box as it is scrolled now (no
+    scrolling, no resize needed to see who sits there)."""
+    rows = list(lobby.query(".netseat"))
+    if len(rows) <= index:
+        return False
+    box = lobby.query_one("#netlobby-box")
+    return box.region.contains_region(rows[index].region) and rows[index].region.height > 0
+
+
+async def test_a_guest_at_a_table_of_seven_is_in_sight_in_both_lobbies_at_80x24(
+        relay: Relay) -> None:
+    """At 80×24 the code, the join line and the chat took the rows the seat list needed:
+    a guest from Open tables sat below the fold in both lobbies, so nobody saw her. A short
+    window drops the big code box (the title has the code) and the spacing: every seat of
+    the largest table is in sight in both lobbies."""
+    plan = HostPlan("schoene", 7, server=relay.url, host_name="Hana")
+    async with hana_and_pia(relay, plan) as (host, peer, lobby, guest):
+        for seat in range(7):
+            await until(host, lambda s=seat: seat_in_sight(lobby, s), f"host: seat {seat + 1}")
+            await until(peer, lambda s=seat: seat_in_sight(guest, s), f"guest: seat {seat + 1}")
+        assert "Pia" in shown(lobby) and "Pia (you)" in shown(guest)
+        await guest.link.close()
+        await lobby.room.close()
+
+
+async def test_an_emoji_typed_into_the_chat_is_measured_as_the_terminal_draws_it(
+        relay: Relay) -> None:
+    """A variation selector (the emoji form of ❤), a joiner or a skin tone counts no cell to
+    Textual but one to many terminals: typed into the chat line, it moved the field's right
+    border. The line keeps what every screen draws alike, typed or pasted, and sends that."""
+    plan = HostPlan("schoene", 3, server=relay.url, host_name="Hana")
+    async with hana_and_pia(relay, plan) as (host, peer, lobby, guest):
+        await until(peer, lambda: guest.query("#netlobby-say"), "the guest's chat line")
+        say = guest.query_one("#netlobby-say", Input)
+        await peer.press("f4")
+        # Typed as a terminal sends them (Pilot's press knows no key name for an emoji), then
+        # pasted.
+        for char in "❤\ufe0f 👍\U0001f3fd ":
+            say.post_message(Key(char, char))
+        say.post_message(Paste("👨\u200d👩\u200d👧 ☺\ufe0f"))
+        await until(peer, lambda: say.value == "❤ 👍 👨👩👧 ☺", "the cleaned line")
+        await peer.press("enter")
+        await until(host, lambda: "Pia: ❤ 👍 👨👩👧 ☺" in lobby.chat_lines, "the line at the host")
+        await guest.link.close()
+        await lobby.room.close()

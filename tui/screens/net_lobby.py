@@ -40,6 +40,7 @@ from tui.screens.reclaim import ask_reclaim
 from tui.widgets import EventLog
 from tui.widgets.clocks import setting_words
 from tui.widgets.footer import Footer
+from tui.widgets.text_input import TextInput
 
 CSS = """
 NetLobby #netlobby-box { padding: 1 2; height: 1fr; }
@@ -70,6 +71,11 @@ NetLobby #netlobby-error { color: $error; text-style: bold; height: auto; }
 NetLobby #netlobby-clock { height: auto; color: $text-muted; }
 NetLobby .clock-select { width: 60; max-width: 100%; }
 NetLobby .clock-note { height: auto; color: $text-muted; }
+NetLobby.-short #netlobby-box { padding: 0 2; }
+NetLobby.-short #netlobby-code { display: none; }
+NetLobby.-short #netlobby-hint { margin-bottom: 0; }
+NetLobby.-short .netlobby-heading { margin-top: 0; }
+NetLobby.-short #netlobby-chat { height: 5; }
 NetLobby.-slim #netlobby-box { padding: 0 1; }
 NetLobby.-slim .netlobby-heading { height: auto; }
 NetLobby.-slim .netlobby-label { width: 1fr; height: auto; min-height: 3; }
@@ -103,6 +109,10 @@ class NetLobby(TableScreen[None]):
     puts the keyboard there."""
 
     DEFAULT_CSS = CSS
+    # A window shorter than this (80×24) is `-short`: the big code box (the title has the
+    # code) and the spacing go, so every seat of the largest table is in sight beside the
+    # chat. A guest seated below the fold was seen by nobody.
+    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-short"), (34, "-tall")]
     KEYS: ClassVar[tuple[KeySpec, ...]] = (
         ("f4", "chat", "net.key.chat", True),
         ("escape", "leave", "key.back", True),
@@ -145,7 +155,7 @@ class NetLobby(TableScreen[None]):
         chat = EventLog(id="netlobby-chat", lines=self.chat_lines)
         chat.border_title = tr("netlobby.chat")
         yield chat
-        yield Input(self.say_text, placeholder=tr("netlobby.say"), id="netlobby-say",
+        yield TextInput(self.say_text, placeholder=tr("netlobby.say"), id="netlobby-say",
                     max_length=500, disabled=self.room_lost, select_on_focus=False)
         yield Footer()
 

@@ -34,6 +34,7 @@ from tui.screens.results import ResultsScreen
 from tui.widgets import EventLog, room
 from tui.widgets.clocks import SeatClocks, setting_words, span
 from tui.widgets.footer import Footer
+from tui.widgets.hint_line import HintLine
 from tui.widgets.topline import fit_parts
 
 # The log needs this many columns beside the board; narrower windows drop the log first.
@@ -107,6 +108,7 @@ class GameScreen(TableScreen[None]):
             with Vertical(id="side"):
                 yield Static(tr("game.log"), classes="side-title")
                 yield EventLog(id="log", lines=[self._entry_text(e) for e in self.entries])
+        yield HintLine(id="hint-line")
         yield room.RoomNotice(id="too-small")
         yield Footer(compact=True)
 
@@ -290,9 +292,12 @@ class GameScreen(TableScreen[None]):
             # own: docs/records.md); a networked host says whether it allows them.
             hints=data.get("hints", self.link.code is None and not self.link.rated),
         )
+        before = self.tables.get(seat)
         self.tables[seat] = table
         if self.latest is None or table.state_no >= self.latest.state_no:
             self.latest = table
+        if seat == self.shown and before is not None and before.state_no != table.state_no:
+            self.query_one(HintLine).clear()  # it spoke of the table before this move
         # Every seat gets the same public events; log them once, from the first seat.
         if seat == self._log_seat():
             board = self.board
@@ -383,6 +388,8 @@ class GameScreen(TableScreen[None]):
         if board is None or target != self.shown:
             changed_person = self.shown != target
             self.shown = target
+            if changed_person:
+                self.query_one(HintLine).clear()  # a hint for one seat is no other's
             if board is not None:
                 await board.remove()
             board = self._new_board(self.tables[target])
@@ -526,7 +533,7 @@ class GameScreen(TableScreen[None]):
 
     def on_game_board_hint(self, message: GameBoard.Hint) -> None:
         message.stop()
-        self._log([("note", message.text)], note=True)
+        self.query_one(HintLine).say(message.text)
 
     async def action_leave(self) -> None:
         """Esc twice leaves: one stray key should not throw a game away; a game that others

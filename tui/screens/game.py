@@ -164,6 +164,8 @@ class GameScreen(TableScreen[None]):
     def _update_topbar(self) -> None:
         """One row that fits: the game's name, then who is "you", go first when it is short
         of room (the room's code stays: at 80×24 nothing else shows it)."""
+        if not self.query("#topbar") or not self.query(SeatClocks):
+            return  # a recompose under way (F3): the new bar is drawn once it is there
         parts = [self.title_text]
         droppable = [0]
         if self.link.code is not None:
@@ -175,6 +177,11 @@ class GameScreen(TableScreen[None]):
         elif not self.link.seats:
             parts.append(tr("game.watching"))
         latest = self.latest
+        clocks = self.query_one(SeatClocks)
+        clocks.budget, clocks.room = self.size.width // 2, self.size.width - CLOCKS_LEAVE
+        clocks.show(latest.clocks if latest else None, latest.names if latest else [],
+                    table.seat if table else None,
+                    [s for s, p in enumerate(latest.players) if p.get("bot")] if latest else ())
         if (state := self.table_state()) is not None:  # before anyone's turn: nobody plays
             parts.append(state)
         elif latest is not None:
@@ -182,19 +189,22 @@ class GameScreen(TableScreen[None]):
             if latest.view.get("over"):
                 parts.append(tr("game.over"))
             elif table is not None and turn == table.seat:
-                parts.append(tr("game.your_turn"))
+                parts.append(self._your_turn(table))
             elif turn is not None:
                 parts.append(tr("game.turn_of", name=latest.name(turn)))
         if self.has_class("-narrow") and self.entries:
             # No room for the log: at least the last thing that happened stays in sight.
             parts.append(self._entry_text(self.entries[-1]))
-        clocks = self.query_one(SeatClocks)
-        clocks.budget, clocks.room = self.size.width // 2, self.size.width - CLOCKS_LEAVE
-        clocks.show(latest.clocks if latest else None, latest.names if latest else [],
-                    table.seat if table else None)
         width = self.size.width - TOPBAR_PADDING - clocks.width_needed
         line = fit_parts(parts, width, droppable)
         self.query_one("#topbar", Static).update(Content(line))
+
+    def _your_turn(self, table: Table) -> str:
+        """"Your turn", unless the bot plays it for the seat on show (its time ran out): then
+        that, and F7 while the extension would give the turn back."""
+        if not self.query_one(SeatClocks).played_for(table.seat):
+            return tr("game.your_turn")
+        return tr("clock.bot_plays.extend" if self._may_extend(table) else "clock.bot_plays")
 
     def table_state(self) -> str | None:
         """The table's state when it is more than whose turn it is (a networked table closed,
@@ -213,7 +223,9 @@ class GameScreen(TableScreen[None]):
 
     def _log(self, entries: list[Entry], note: bool = False) -> None:
         self.entries.extend(entries)
-        self.query_one("#log", EventLog).add(*(self._entry_text(e) for e in entries), note=note)
+        # A recompose (F3's new language) under way has no log: it draws `entries` anew.
+        for log in self.query("#log").results(EventLog):
+            log.add(*(self._entry_text(e) for e in entries), note=note)
         self._update_topbar()
 
     @property
@@ -297,7 +309,7 @@ class GameScreen(TableScreen[None]):
         if self.latest is None or table.state_no >= self.latest.state_no:
             self.latest = table
         if seat == self.shown and before is not None and before.state_no != table.state_no:
-            self.query_one(HintLine).clear()  # it spoke of the table before this move
+            self._clear_hint()  # it spoke of the table before this move
         # Every seat gets the same public events; log them once, from the first seat.
         if seat == self._log_seat():
             board = self.board
@@ -309,6 +321,8 @@ class GameScreen(TableScreen[None]):
                     words = setting_words(table.clocks)
                     key = "clock.note" if self.link.seats else "clock.note.watching"
                     self._log([("note", tr(key, words=words))], note=True)
+                    if any(p.get("bot") for p in table.players):
+                        self._log([("note", tr("clock.bots"))], note=True)
                 if board is not None:
                     board.take_events(list(data.get("log", [])), whole_log=True)
             else:
@@ -389,7 +403,7 @@ class GameScreen(TableScreen[None]):
             changed_person = self.shown != target
             self.shown = target
             if changed_person:
-                self.query_one(HintLine).clear()  # a hint for one seat is no other's
+                self._clear_hint()  # a hint for one seat is no other's
             if board is not None:
                 await board.remove()
             board = self._new_board(self.tables[target])
@@ -530,6 +544,10 @@ class GameScreen(TableScreen[None]):
             table = self.shown_table
             return table is not None and self._may_extend(table)
         return True
+
+    def _clear_hint(self) -> None:
+        for line in self.query(HintLine):  # (none before the screen is composed)
+            line.clear()
 
     def on_game_board_hint(self, message: GameBoard.Hint) -> None:
         message.stop()

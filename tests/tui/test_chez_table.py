@@ -27,6 +27,7 @@ from tui_helpers import MAX_STEPS, local_link, open_lobby, settle, wait_for_boar
 
 from bench import bot_move
 from engines import get_engine
+from net.table import clocks
 from tui.app import TabletopApp, local_app
 from tui.boards.base import Table
 from tui.boards.chez_geek import Board
@@ -41,6 +42,7 @@ from tui.help import rules_text
 from tui.i18n import tr
 from tui.screens.handoff import HandoffScreen
 from tui.screens.results import ResultsScreen
+from tui.widgets import EventLog
 
 
 async def test_a_stacked_game_played_with_keys_reaches_the_results() -> None:
@@ -411,3 +413,29 @@ def test_the_log_speaks_to_the_player_at_the_keys_in_the_second_person(lang: str
                 seen_other += other.startswith("Ada ")
             state = after
     assert seen_you > 20 and seen_other > 20
+
+
+async def test_a_reaction_window_nobody_answered_gets_no_line_in_the_log() -> None:
+    """After every phase of every turn a reaction window opens; one nobody answered was a
+    third of the log as "Nobody plays anything". Such a window gets no line (one nobody
+    answered that held a card still says what went through)."""
+    app = local_app(GAME, 1, 1, "random", seed=4, options={"first": 0}, lang="en",
+                    bot_delay=0, clock=clocks.per_move(0.05))
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for_board(pilot)
+        session = local_link(app).session
+
+        def quiet_windows() -> int:
+            return sum(e["kind"] == "let_go" and e["window"] == "reaction" for e in session.log)
+
+        for _ in range(MAX_STEPS):
+            await pilot.pause(0.02)
+            if quiet_windows() >= 3:
+                break
+        assert quiet_windows() >= 3
+        await settle(pilot)
+        screen = app.screen
+        texts = screen.query_one("#log", EventLog).texts
+        assert texts and not any(tr("cg.ev.let_go_reaction") in line for line in texts)
+        logged = [e for kind, e in screen.entries if kind == "event"]
+        assert logged and all(e.get("window") != "reaction" for e in logged)

@@ -264,7 +264,8 @@ class GameScreen(TableScreen[None]):
         self.entries = []
         log = self.query_one("#log", EventLog)
         log.clear()
-        entries = chat_log.merged([("event", e) for e in events], self._heard.values())
+        entries = chat_log.merged([("event", e) for e in boards.logged(self.engine_id, events)],
+                                  self._heard.values())
         lobby = [e for e in entries if e[0] == "chat" and chat_log.said_at(e[1]) is None]
         self._log(lobby)
         self._log([("note", tr("game.started"))], note=True)
@@ -326,7 +327,8 @@ class GameScreen(TableScreen[None]):
                 if board is not None:
                     board.take_events(list(data.get("log", [])), whole_log=True)
             else:
-                self._log([("event", e) for e in data.get("events", [])])
+                self._log([("event", e)
+                           for e in boards.logged(self.engine_id, data.get("events", []))])
                 self._log_clocks(table)
                 if board is not None:
                     board.take_events(list(data.get("events", [])))

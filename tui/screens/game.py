@@ -39,6 +39,10 @@ from tui.widgets.topline import fit_parts
 
 # The log needs this many columns beside the board; narrower windows drop the log first.
 LOG_WIDTH = 32
+# A wide window gives the log this share of its columns (up to LOG_WIDEST), as long as the
+# board keeps the columns it needs: at 160×50 a log of 32 wrapped nearly every line.
+LOG_SHARE = 0.3
+LOG_WIDEST = 64
 # Top bar and footer.
 CHROME_HEIGHT = 2
 # Columns of the top bar's padding (one each side).
@@ -157,6 +161,7 @@ class GameScreen(TableScreen[None]):
         elif shown_again and self.board is not None:
             self.board.focus()
         self.set_class(width < board_class.MIN_SIZE[0] + LOG_WIDTH, "-narrow")
+        self.query_one("#side").styles.width = log_width(width, board_class.MIN_SIZE[0])
         self._update_topbar()
         if too_small:
             self.query_one(room.RoomNotice).say(need, width, height)
@@ -581,6 +586,11 @@ class GameScreen(TableScreen[None]):
     def leave_question(self) -> str | None:
         """What leaving would do to other people, to ask about first; None: nothing."""
         return None
+
+
+def log_width(width: int, board_width: int) -> int:
+    """Columns of the log beside a board that needs `board_width`, in a window `width` wide."""
+    return max(LOG_WIDTH, min(LOG_WIDEST, int(width * LOG_SHARE), width - board_width))
 
 
 def _count(clocks: dict[str, Any], key: str, seat: int) -> int:

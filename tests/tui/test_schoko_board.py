@@ -5,6 +5,7 @@ last tile marked, hints in the table's words, the final table on the results scr
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Any
 
@@ -24,6 +25,7 @@ from tui.boards.schoko.text import TEXTS
 from tui.screens.results import ResultsScreen
 from tui.widgets import PlayerArea
 from tui.widgets.grid import GridCanvas
+from tui.widgets.hint_line import HintLine
 
 ENG = get_engine("schoko")
 # Seat 0 (the person) holds one Smartie tile among plain ones; every other Smartie tile waits
@@ -399,20 +401,23 @@ async def test_a_bot_waits_longer_here_so_its_tile_can_be_seen_landing() -> None
 
 
 async def test_a_hint_names_the_placement_as_the_table_does_and_moves_the_ghost_there() -> None:
+    """The hint said "at -2,-1" on a board with no axes: it says where by the tile's outline,
+    which it moves there."""
     app = app_for()
     async with app.run_test(size=(80, 24)) as pilot:
         board = await two_tiles_down(pilot, app)
-        before = len(game_screen(app).entries)
+        line = game_screen(app).query_one(HintLine)
         await pilot.press("h")
         for _ in range(300):
             await pilot.pause(0.05)
-            notes = [str(t) for kind, t in game_screen(app).entries[before:] if kind == "note"]
-            final = [n for n in notes if "% to win" in n]
+            final = [n for n in line.said if "of the search's playouts" in n]
             if final:
                 break
         else:
             raise AssertionError("no hint arrived")
         assert not any(tile in final[0].split() for tile in set(DECK))  # no tile ids
+        assert not re.search(r"-?\d+,-?\d+", final[0])  # no coordinates the board lacks
+        assert "where its outline now is" in final[0]
         ghost = board.ghost
         assert ghost is not None and ghost.move() in board.table.legal
         assert final[0].startswith(f"Hint: {placement_words(ghost.move())}: ")

@@ -11,13 +11,14 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+import pytest
 from test_net_tui import open_host_lobby, screen_of, until
 from textual.events import Key, Paste
 from textual.pilot import Pilot
 from textual.widgets import Input, Select, Static
 
 from engines import get_engine
-from net.host.hosting import HostPlan
+from net.host.hosting import TABLE_PAGE_ENV, HostPlan
 from net.peer.remote import RemoteLink
 from net.relay.server import Relay
 from tui.app import TabletopApp
@@ -309,4 +310,20 @@ async def test_an_emoji_typed_into_the_chat_is_measured_as_the_terminal_draws_it
         await peer.press("enter")
         await until(host, lambda: "Pia: ❤ 👍 👨👩👧 ☺" in lobby.chat_lines, "the line at the host")
         await guest.link.close()
+        await lobby.room.close()
+
+
+async def test_a_lobby_hosted_in_a_browser_tab_gives_friends_the_tables_page(
+        relay: Relay, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A browser tab of a `serve --web` table told friends to type `tabletop-tui join CODE`,
+    which a friend with only a browser cannot: the lobby gives the page's address too (the
+    web table names it to the tab's app, net.web.server)."""
+    monkeypatch.setenv(TABLE_PAGE_ENV, "https://table.example.org/")
+    plan = HostPlan("schoene", 3, server=relay.url, host_name="Hana")
+    async with hosting(plan).run_test(size=SMALL) as host:
+        lobby = await open_host_lobby(host)
+        hint = lobby.query_one("#netlobby-hint", Static)
+        said = " ".join(str(hint.render()).split())
+        assert "https://table.example.org/" in said and "Join by code" in said
+        assert f"tabletop-tui join {lobby.code}" in said
         await lobby.room.close()

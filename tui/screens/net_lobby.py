@@ -20,7 +20,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Input, Select, Static, Switch
 
 from engines import get_engine
-from net.host.hosting import Room, table_ssh
+from net.host.hosting import Room, table_page, table_ssh
 from net.host.link import HostLink
 from net.host.standing import percent
 from net.peer.remote import RemoteLink
@@ -29,7 +29,7 @@ from net.table.link import Message
 from net.wire import codes
 from net.wire.text import clean, clean_tree
 from tui import boards, comeback
-from tui.i18n import tr
+from tui.i18n import register, tr
 from tui.netplay import NetGameScreen, hosting_warning, leaving, others_in
 from tui.screens.base import KeySpec, TableScreen, app_crashed
 from tui.screens.game import LinkMessage
@@ -103,6 +103,23 @@ def join_command(code: str) -> str:
     return f"{ssh} join {code}" if ssh else f"tabletop-tui join {code}"
 
 
+def join_hint(code: str) -> str:
+    """How friends join, for the lobby: from a browser tab of a web table, its page as well
+    (a friend with only a browser cannot run `tabletop-tui join`)."""
+    page = table_page()
+    if page:
+        return tr("netlobby.code_hint_page", page=clean(page), command=join_command(code))
+    return tr("netlobby.code_hint", command=join_command(code))
+
+
+register({
+    "en": {"netlobby.code_hint_page": "Friends open {page} in a browser and choose Join by "
+                                      "code, or type:  {command}"},
+    "de": {"netlobby.code_hint_page": "Mitspielen: {page} im Browser öffnen und „Mit Code "
+                                      "beitreten“ wählen, oder:  {command}"},
+})
+
+
 class NetLobby(TableScreen[None]):
     """What both lobbies share: code, seats, spectators, chat. The line to chat on stays
     below the room, whatever the window's height, and F4 (the chat key at the table too)
@@ -144,8 +161,7 @@ class NetLobby(TableScreen[None]):
             yield Static(tr("netlobby.title", game=self.engine.title, code=self.code),
                          id="netlobby-title")
             yield Static(self.code, id="netlobby-code")
-            yield Static(Content(tr("netlobby.code_hint", command=join_command(self.code))),
-                         id="netlobby-hint")
+            yield Static(Content(join_hint(self.code)), id="netlobby-hint")
             yield Static(id="netlobby-public")
             yield Static(tr("netlobby.seats"), classes="netlobby-heading")
             yield Vertical(id="netlobby-seats")

@@ -17,6 +17,7 @@ from tui_helpers import MAX_STEPS, game_screen, local_link, open_lobby, settle, 
 from engines import get_engine
 from engines.schoko.engine import REASONS
 from engines.schoko.tiles import DECK
+from net.table import clocks
 from tui.app import TabletopApp, local_app
 from tui.boards.base import GameBoard
 from tui.boards.schoko.events import placement_words
@@ -430,3 +431,23 @@ async def test_a_game_of_exactly_two_offers_no_seats_to_add_or_remove() -> None:
         async with app.run_test(size=(100, 40)) as pilot:
             await open_lobby(pilot, game)
             assert len(app.screen.query("#add, #remove")) == buttons
+
+
+async def test_the_final_table_is_drawn_in_tiles_beside_the_results_at_120x36() -> None:
+    """Under the results and their statistics the final table had 8 rows at 120×36 and was
+    a blob of half-blocks: a wide window sets it beside them, drawn in framed tiles."""
+    app = local_app("schoko", 1, 1, "random", seed=3, lang="en", bot_delay=0,
+                    clock=clocks.per_move(0.05))  # the bot plays for the person, quickly
+    async with app.run_test(size=(120, 36)) as pilot:
+        for _ in range(MAX_STEPS):
+            await pilot.pause(0.02)
+            if isinstance(app.screen, ResultsScreen):
+                break
+        else:
+            raise AssertionError("the game did not reach the results screen")
+        await settle(pilot)
+        final = app.screen.query_one(FinalTable)
+        assert final.piece_cell() is not None  # tiles, not half-blocks
+        rows = app.screen.query_one("#results-rows")
+        assert final.region.x >= rows.region.right  # beside the rows
+        assert final.region.bottom <= 36 - 1

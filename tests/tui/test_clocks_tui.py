@@ -142,3 +142,18 @@ async def test_the_top_line_says_the_bot_plays_your_turn_once_your_time_ran_out(
         await until(pilot, lambda: tr("game.your_turn") in str(bar.render())
                     or tr("clock.bot_plays") in str(bar.render()), "the turn taken back")
     assert "für dich" in tr("clock.bot_plays", lang="de")
+
+
+async def test_f3_while_the_bots_play_fast_changes_the_language_and_crashes_nothing() -> None:
+    """The language key recomposes the table while moves keep coming: a move drawn in that
+    moment looked for the new board's parts before they were there, and the app crashed."""
+    app = local_app("chez_geek", 1, 1, "random", seed=4, options={"first": 0}, lang="en",
+                    bot_delay=0, clock=clocks.per_move(0.05))
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for_board(pilot)
+        session = local_link(app).session
+        for _ in range(6):
+            moved = session.state_no
+            await pilot.press("f3")
+            await until(pilot, lambda m=moved: session.state_no > m + 2, "moves meanwhile")
+        assert isinstance(app.screen, GameScreen) and app.return_code is None

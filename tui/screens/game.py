@@ -99,6 +99,9 @@ class GameScreen(TableScreen[None]):
         self._was_my_turn = False
         self._clocks_seen: dict[str, Any] | None = None  # the clocks as last logged
         self._extend_offered = False  # whether the footer offers the extension now
+        # The link's messages that came while the table is composed afresh (F3's language),
+        # handled once it is there; None: not recomposing.
+        self._held: list[dict[str, Any]] | None = None
 
     # -- layout ------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -131,17 +134,32 @@ class GameScreen(TableScreen[None]):
     def on_mount(self) -> None:
         if not self._started:
             self._started = True
-            self.link.set_listener(lambda data: self.post_message(LinkMessage(data)))
+            self.link.set_listener(self._hear_link)
             self.run_worker(self.link.start(), group="link")
         self._fit(self.size.width, self.size.height)
         self._update_topbar()
 
+    def _hear_link(self, data: dict[str, Any]) -> None:
+        """A message from the link, onto the screen's queue; held while the table is
+        composed afresh (a move drawn then looked for the new board's parts before they
+        were there, and the app crashed)."""
+        if self._held is not None:
+            self._held.append(data)
+        else:
+            self.post_message(LinkMessage(data))
+
     async def retranslate(self) -> None:
-        await super().retranslate()
+        self._held = []
+        try:
+            await super().retranslate()
+        finally:
+            held, self._held = self._held, None
         self._fit(self.size.width, self.size.height)
         self._update_topbar()
         if self.board is not None:
             self.board.focus()
+        for data in held:
+            self.post_message(LinkMessage(data))
 
     def on_resize(self, event: Resize) -> None:
         self._fit(event.size.width, event.size.height)
@@ -279,6 +297,9 @@ class GameScreen(TableScreen[None]):
     # -- messages from the table -------------------------------------------------------------
     def on_link_message(self, message: LinkMessage) -> None:
         data = message.data
+        if self._held is not None and data.get("type") in ("sync", "update"):
+            self._held.append(data)  # queued before the recompose began: after it
+            return
         kind = data.get("type")
         if kind in ("sync", "update"):
             self._table_message(data)

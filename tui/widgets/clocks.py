@@ -190,7 +190,9 @@ class SeatClocks(Static):
         """Whether the bot plays `seat`'s turn now: its clock runs with no time left (it ran
         out, and the turn goes on: Chez Geek's phases, a trick's prompts)."""
         clocks = self.clocks
-        if clocks is None or seat is None or seat not in _running(clocks):
+        if clocks is None or seat is None or not 0 <= seat < len(self.names):
+            return False
+        if seat not in _running(clocks):
             return False
         if clocks.get("out_of_time") == "skip":
             return False

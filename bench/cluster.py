@@ -102,7 +102,7 @@ async def floors(direct: str, balanced: str) -> None:
 
 # -- busy rooms -------------------------------------------------------------------------------
 def busy(urls: list[str], rooms: int, seconds: float, think: tuple[float, float],
-         relays: list[RelayProcess], lb: Balancer | None) -> dict[str, Any]:
+         relays: list[RelayProcess], lb: Balancer | None, peers: int = PEERS) -> dict[str, Any]:
     """`rooms` rooms played for `seconds` by one load process per url in `urls` (its share
     of the rooms goes there); returns the samples, the rooms each relay held and every
     process's CPU. Through HAProxy, its stick table tells where the rooms went."""
@@ -112,7 +112,7 @@ def busy(urls: list[str], rooms: int, seconds: float, think: tuple[float, float]
     workers = len(urls)
     procs = [ctx.Process(target=load_worker,
                          args=(url, range(i, rooms, workers), seconds, go, ready, results,
-                               think))
+                               think, peers))
              for i, url in enumerate(urls)]
     for proc in procs:
         proc.start()
@@ -147,7 +147,7 @@ def busy(urls: list[str], rooms: int, seconds: float, think: tuple[float, float]
     for proc in procs:
         proc.join(timeout=30)
     return {"samples": samples, "held": held, "cpu": cpu, "elapsed": elapsed,
-            "watched": watched, "generator": late, "heaps": heaps}
+            "watched": watched, "generator": late, "heaps": heaps, "peers": peers}
 
 
 # The p99 a relay should keep a move's round trip under; and how late the load generator's
@@ -203,7 +203,7 @@ def report(label: str, run: dict[str, Any], rooms: int) -> None:
     if per_core:
         print(f"  per core         : {statistics.mean(per_core):,.0f} rooms a relay serves with "
               f"a core to itself at this pace (its CPU; its loop within "
-              f"{TARGET_P99 * 1000:g} ms at p99; {rooms} rooms of {PEERS} peers in all)")
+              f"{TARGET_P99 * 1000:g} ms at p99; {rooms} rooms of {run['peers']} peers in all)")
     else:
         print(f"  per core         : none: no relay kept its loop within "
               f"{TARGET_P99 * 1000:g} ms at p99")
@@ -250,18 +250,22 @@ async def failover(lb: Balancer, relays: list[RelayProcess], games: int) -> None
             await host.close()
 
 
-def one_relay(folder: Path, secret: Path, rooms: int, seconds: float, tuned: bool) -> None:
-    """`rooms` busy rooms straight to one relay: its collections and lateness, with its
-    collector as `serve` tunes it or with CPython's defaults."""
+def one_relay(folder: Path, secret: Path, rooms: int, seconds: float, tuned: bool,
+              peers: int) -> None:
+    """`rooms` busy rooms of `peers` peers straight to one relay: its collections and
+    lateness, with its collector as `serve` tunes it or with CPython's defaults."""
     relay = RelayProcess(folder, secret, rooms_per_address=100_000, tuned=tuned).start()
     try:
-        run = busy([relay.url] * GENERATORS, rooms, seconds, THINK, [relay], None)
+        run = busy([relay.url] * GENERATORS, rooms, seconds, THINK, [relay], None, peers)
         run["held"] = [rooms]
         report(f"one relay ({'tuned' if tuned else 'default'} GC)", run, rooms)
         heap = run["heaps"][0]
-        print(f"  its heap         : {heap.objects:,} objects tracked with {rooms} rooms open, "
-              f"{heap.frozen:,} frozen; one full collection of them took "
-              f"{heap.collect * 1000:.1f} ms")
+        conns = rooms * (peers + 1)
+        print(f"  its heap         : {heap.objects:,} objects tracked with {rooms} rooms open "
+              f"({heap.objects / conns:.0f} a connection), {heap.frozen:,} frozen; one full "
+              f"collection of them took {heap.collect * 1000:.1f} ms "
+              f"({heap.collect_cpu * 1000:.1f} ms of the relay's CPU: the pause on a core of "
+              "its own)")
     finally:
         relay.stop()
 
@@ -277,6 +281,10 @@ def main() -> None:
     parser.add_argument("--one-relay", type=int, metavar="ROOMS",
                         help="only: ROOMS busy rooms on one relay, its collector tuned and "
                              "then with CPython's defaults")
+    parser.add_argument("--peers", type=int, default=PEERS,
+                        help=f"peers a room with --one-relay (default {PEERS}); a relay holds "
+                             "ROOMS x (PEERS + 1) connections, each a file, so 5,000 rooms "
+                             "fit a stock file limit of 20,000 with 2")
     args = parser.parse_args()
     if args.one_relay:
         folder = Path(tempfile.mkdtemp(prefix="tabletop-tui-cluster-"))
@@ -284,7 +292,7 @@ def main() -> None:
         secret = write_secret(folder / "relay-secret")
         print(f"one relay on 127.0.0.1 ({os.cpu_count()} cores, shared); logs in {folder}")
         for tuned in (True, False):
-            one_relay(folder, secret, args.one_relay, args.seconds, tuned)
+            one_relay(folder, secret, args.one_relay, args.seconds, tuned, args.peers)
         return
     if ensure_haproxy() is None:
         raise SystemExit("haproxy is not installed and could not be installed")

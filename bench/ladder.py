@@ -109,14 +109,22 @@ def verdict(share: float, players: int) -> str:
             f"({'worth its name' if worth else 'NOT enough'}: {FAIR_SHARE_TIMES}x needed)")
 
 
+def some(text: str) -> int:
+    """A count of deals: at least one (a share of no games is no figure)."""
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be 1 or more")
+    return value
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.ladder", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("ids", nargs="*", default=list(ENGINE_IDS), help="engine ids")
     parser.add_argument("--players", type=int, default=None, help="table size (default 4)")
-    parser.add_argument("--deals", type=int, default=12,
+    parser.add_argument("--deals", type=some, default=12,
                         help="deals of strong against random (each played once per seat)")
-    parser.add_argument("--expert-deals", type=int, default=5,
+    parser.add_argument("--expert-deals", type=some, default=5,
                         help="deals of the expert against strong (each once per seat)")
     parser.add_argument("--expert-iterations", type=int, default=None,
                         help="expert search budget a move (default 60, unless seconds given)")

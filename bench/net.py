@@ -270,9 +270,10 @@ class GcClock:
 
 
 async def light_room(url: str, seed: int, go: asyncio.Event, stop: list[float],
-                     samples: list[float], think: tuple[float, float] = THINK) -> None:
-    """One room of PEERS taking turns: the mover thinks, sends a move, and times it until the
-    host's update for that move is back; the host sends every seat its own view. Its
+                     samples: list[float], think: tuple[float, float] = THINK,
+                     peers_in: int = PEERS) -> None:
+    """One room of `peers_in` peers taking turns: the mover thinks, sends a move, and times it
+    until the host's update for that move is back; the host sends every seat its own view. Its
     connections name the room in their path, as real ones do (a load balancer routes by it)."""
     rng = random.Random(seed)
     code = codes.new_code()
@@ -281,12 +282,12 @@ async def light_room(url: str, seed: int, go: asyncio.Event, stop: list[float],
     await host.send(encode("open", seq=1, code=code, host_token=None))
     decode(await host.recv(), 1 << 20)
     peers = []
-    for _ in range(PEERS):
+    for _ in range(peers_in):
         peer = await connect(url + path, compression=None, max_size=None)
         await peer.send(encode("join", seq=1, code=code, **JOIN))
         peers.append(peer)
     cids: list[int] = []
-    while len(cids) < PEERS:
+    while len(cids) < peers_in:
         frame = decode(await host.recv(), 1 << 20)
         if frame["t"] == "from":
             cids.append(frame["cid"])
@@ -321,7 +322,7 @@ async def light_room(url: str, seed: int, go: asyncio.Event, stop: list[float],
     tasks += [asyncio.ensure_future(drain(p, b, h))
               for p, b, h in zip(peers, states, heard, strict=True)]
     await go.wait()
-    seqs = [1] * PEERS
+    seqs = [1] * peers_in
     turn = state = 0
     try:
         while time.time() < stop[0]:
@@ -336,7 +337,7 @@ async def light_room(url: str, seed: int, go: asyncio.Event, stop: list[float],
                 heard[turn].clear()
             samples.append(time.perf_counter() - began)
             state += 1
-            turn = (turn + 1) % PEERS
+            turn = (turn + 1) % peers_in
     finally:
         for task in tasks:
             task.cancel()
@@ -345,7 +346,7 @@ async def light_room(url: str, seed: int, go: asyncio.Event, stop: list[float],
 
 
 def load_worker(url: str, rooms: range, stop_after: float, go: Any, ready: Any,
-                results: Any, think: tuple[float, float] = THINK) -> None:
+                results: Any, think: tuple[float, float] = THINK, peers: int = PEERS) -> None:
     """A load-generator process: its share of the rooms, then its samples and GC pauses."""
     clock = GcClock()
     samples: list[float] = []
@@ -358,7 +359,7 @@ def load_worker(url: str, rooms: range, stop_after: float, go: Any, ready: Any,
         openers = []
         for index in rooms:
             openers.append(asyncio.ensure_future(
-                light_room(url, 7000 + index, started, stop, samples, think)))
+                light_room(url, 7000 + index, started, stop, samples, think, peers)))
             await asyncio.sleep(0.005)
         ready.release()
         await asyncio.get_running_loop().run_in_executor(None, go.wait)

@@ -140,10 +140,10 @@ def report(census=False):
     got = {"pauses": clock.pauses, "full": clock.full, "lags": lags}
     if census:  # the heap a full collection scans, and one timed (a pause of its own)
         gc.collect()
-        began = time.perf_counter()
+        began, cpu = time.perf_counter(), time.process_time()
         gc.collect()
         got.update(objects=len(gc.get_objects()), frozen=gc.get_freeze_count(),
-                   collect=time.perf_counter() - began)
+                   collect=time.perf_counter() - began, collect_cpu=time.process_time() - cpu)
     out.with_suffix(".tmp").write_text(json.dumps(got))
     os.replace(out.with_suffix(".tmp"), out)
     clock.clear()
@@ -172,6 +172,7 @@ class Watched:
     objects: int = 0
     frozen: int = 0
     collect: float = 0.0
+    collect_cpu: float = 0.0
 
 
 class RelayProcess:

@@ -288,6 +288,15 @@ class TabletopApp(App[None]):
 
         self.push_screen(GamePickerScreen("menu.rules", need_board=False), picked)
 
+    def menu_puzzles(self) -> None:
+        from tui.screens.puzzles import PuzzleScreen
+
+        def picked(engine_id: str | None) -> None:
+            if engine_id is not None:
+                self.push_screen(PuzzleScreen(engine_id))
+
+        self.push_screen(GamePickerScreen("puzzles.pick"), picked)
+
     def menu_past(self) -> None:
         from tui.screens.past_games import PastGamesScreen
 
@@ -297,6 +306,11 @@ class TabletopApp(App[None]):
         from tui.screens.players import PlayersScreen
 
         self.push_screen(PlayersScreen())
+
+    def menu_tournaments(self) -> None:
+        from tui.screens.tournaments import TournamentsScreen
+
+        self.push_screen(TournamentsScreen())
 
     def menu_settings(self) -> None:
         from tui.screens.settings import SettingsScreen
@@ -398,10 +412,7 @@ def _rate_local(link: LocalLink, recorder: records.LocalRecorder) -> None:
     closed terminal) after the first move ends the record as left and counts it at once
     (docs/records.md, "What counts for a rating")."""
     path = link.record_path = recorder.path
-    try:
-        link.rated = path is not None and counted.is_rated(records.load(path))
-    except records.RecordError:
-        link.rated = False
+    link.rated = path is not None and counted.is_rated_file(path)
     if not link.rated or path is None:
         return
 

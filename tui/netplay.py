@@ -9,6 +9,7 @@ that the deal cannot be verified when the peer's own check of the seed already f
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -20,6 +21,7 @@ from textual.widgets import Input, Static
 from net.host.authority import NetHost
 from net.host.link import HostLink
 from net.peer.remote import RemoteLink
+from net.players import counted, ladder
 from net.table.link import TableLink
 from net.wire import codes
 from net.wire.text import clean_tree
@@ -42,6 +44,12 @@ register(
             "net.quit_host": "You host room {code}: quitting closes it for everyone.",
             "net.chat_prompt": "Say something to the table (Enter sends, Esc cancels)",
             "net.notice": "» {text}",
+            "net.host_closed": "The host closed the game before its end: it counts as the "
+                               "host's leaving, and your place stands as the game stood.",
+            "net.host_closed_unverified": "The host closed the game before its end. {why}",
+            "net.rated_host": "This game is rated. From the first move on, leaving it before "
+                              "the end (closing the room) counts as last place and a penalty "
+                              "for you; everyone else keeps their place as the game stood.",
             "net.connection.reconnecting": "Connection lost; reconnecting…",
             "net.connection.connected": "Reconnected.",
             "net.connection.host_away": "The host is away; waiting for them.",
@@ -126,6 +134,14 @@ register(
             "net.quit_host": "Du bist Gastgeber von Raum {code}: Beenden schließt ihn für alle.",
             "net.chat_prompt": "Etwas an den Tisch sagen (Enter sendet, Esc bricht ab)",
             "net.notice": "» {text}",
+            "net.host_closed": "Der Gastgeber hat das Spiel vor dem Ende geschlossen: das zählt "
+                               "als sein Verlassen, und dein Platz gilt, wie das Spiel stand.",
+            "net.host_closed_unverified": "Der Gastgeber hat das Spiel vor dem Ende "
+                                          "geschlossen. {why}",
+            "net.rated_host": "Dieses Spiel wird gewertet. Ab dem ersten Zug zählt es für dich "
+                              "als letzter Platz und ein Abzug, es vor dem Ende zu verlassen "
+                              "(den Raum zu schließen); alle anderen behalten ihren Platz, wie "
+                              "das Spiel stand.",
             "net.connection.reconnecting": "Verbindung verloren; verbinde neu…",
             "net.connection.connected": "Wieder verbunden.",
             "net.connection.host_away": "Der Gastgeber ist weg; wir warten.",
@@ -283,7 +299,11 @@ class NetGameScreen(GameScreen):
     def _start_log(self, events: list[dict[str, Any]]) -> None:
         """The log afresh and, if the peer's check already failed (at the commit or the
         start, before this screen listened), a note that this deal cannot be verified, below
-        the newest line; the first time also in a warning toast."""
+        the newest line; the first time also in a warning toast. A host's rated game says so
+        before its first move: the host's leaving ends it as the host's loss
+        (net.host.closing)."""
+        if isinstance(self.link, HostLink) and (record := self.link.host.record_path):
+            self.link.rated = counted.is_rated_file(record)
         super()._start_log(events)
         doubt = self.link.deal.doubt if isinstance(self.link, RemoteLink) else None
         if doubt is None:
@@ -309,6 +329,14 @@ class NetGameScreen(GameScreen):
         if not self._link_closed:
             leaving(self.app)
         await super().close_link()
+        if isinstance(self.link, HostLink) and self.link.host.dealer.closed is not None:
+            self._count_closed()  # the host closed its game mid-way: its loss counts now
+
+    def _count_closed(self) -> None:
+        """A game its host closed before the end (net.host.closing) has no results screen to
+        count it: its record joins this terminal's ladder at once, beside any other not yet
+        looked at (in a worker of the app's: the screen may be gone by then)."""
+        self.app.run_worker(asyncio.to_thread(ladder.catch_up_here), group="ladder")
 
     def _back_to_lobby(self) -> None:
         """Same room, same seats: the host reopens its lobby, a guest goes back into it. The
@@ -320,6 +348,19 @@ class NetGameScreen(GameScreen):
         self.hand_over_link()
         self.app.switch_screen(self.lobby())
 
+    @staticmethod
+    def _notice_text(data: dict[str, Any]) -> str:
+        """A notice in the player's language where it is one of ours (the host closed the game,
+        net.peer.remote), else as the link said it."""
+        closed = data.get("closed")
+        if closed is True:
+            return tr("net.host_closed")
+        if closed is False and isinstance(data.get("verdict"), dict):
+            verdict = data["verdict"]
+            return tr("net.host_closed_unverified",
+                      why=unverified_line(verdict.get("code"), verdict.get("args")))
+        return str(data.get("text", ""))
+
     def on_link_message(self, message: LinkMessage) -> None:
         """Notices and connection changes; Textual then runs GameScreen's handler (for the
         table, chat and presence) itself, so calling it here would log every event twice."""
@@ -328,7 +369,9 @@ class NetGameScreen(GameScreen):
         if kind == "start":
             self._remember_hosting()
         elif kind == "notice":
-            self._log([("note", tr("net.notice", text=data.get("text", "")))], note=True)
+            self._log([("note", tr("net.notice", text=self._notice_text(data)))], note=True)
+            if data.get("closed") is True:
+                self._count_closed()
         elif kind == "connection":
             state = data.get("state", "")
             text = tr(f"net.connection.{state}",
@@ -370,6 +413,8 @@ class NetGameScreen(GameScreen):
         if isinstance(self.link, HostLink) and not self.link.host.finished.is_set():
             return hosting_warning(self.link.host.code)
         return None
+
+    RATED_NOTE = "net.rated_host"
 
     def leave_question(self) -> str | None:
         """A host leaving a game others are in closes it for them: that takes a yes."""

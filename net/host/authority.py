@@ -28,7 +28,7 @@ from typing import Any
 
 from engines import get_engine
 from engines.base import Move
-from net.host import resume
+from net.host import closing, resume
 from net.host.audience import Audience, Listener
 from net.host.billboard import Billboard
 from net.host.dealer import Dealer
@@ -238,6 +238,10 @@ class NetHost:
         if 0 <= seat_no < len(self.seats) and self.seats[seat_no].local:
             self.play.answering(seat_no, state_no)
 
+    def local_undo(self, seat_no: int, state_no: int) -> None:
+        if 0 <= seat_no < len(self.seats) and self.seats[seat_no].local:
+            self.play.undo(seat_no, state_no)
+
     def local_extend(self, seat_no: int, state_no: int) -> None:
         if 0 <= seat_no < len(self.seats) and self.seats[seat_no].local:
             self.play.extend(seat_no, state_no)
@@ -259,7 +263,10 @@ class NetHost:
         return self.code
 
     async def close(self, reason: str = "the host closed the room") -> None:
-        """End the room: peers are told why; the record stays on disk."""
+        """End the room: peers are told why; the record stays on disk. A game under way ends
+        there as the host's leaving (net.host.closing)."""
+        if not self.uplink.closing:
+            closing.close_mid_game(self)
         await self.uplink.say_goodbye(reason)
         for task in list(self._tasks):
             task.cancel()

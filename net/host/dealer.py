@@ -41,6 +41,8 @@ class Dealer:
         self.asked: list[int] = []  # the seats the commit named, in seat order
         self.collecting: dict[int, str] | None = None  # seat -> contribution, while dealing
         self.left: list[int] = []  # at the end: the seats whose person had left (a bot played)
+        # The host's signed close, once it closed the room before the end (net.host.closing).
+        self.closed: dict[str, Any] | None = None
         # Which deal of the room this is (1, then one more at each rematch): the frames that
         # belong to a deal name it, so a peer knows a new one began from the frames alone.
         self.number = 1
@@ -48,7 +50,7 @@ class Dealer:
     def forget(self) -> None:
         """A rematch deals afresh."""
         self.commitment, self.contributions, self.salt, self.asked = None, [], "", []
-        self.left = []
+        self.left, self.closed = [], None
         self.number += 1
 
     def start(self) -> None:
@@ -129,6 +131,7 @@ class Dealer:
         host.session = HostSession(host.engine.id, infos, seed, host.options,
                                    game_id=self.commitment, clock=host.clock)
         host.session.hints = host.hints
+        host.session.undo.enable([i for i, s in enumerate(host.seats) if s.bot is None])
         if host.keep_record:
             host.recorder.open()
         table = host.session.players()
@@ -155,10 +158,14 @@ class Dealer:
             seat.proof = {"ident": ident, "key": seat.identity, "sig": signature.hex()}
 
     def reveal(self, session: HostSession) -> dict[str, Any] | None:
-        """What every table message carries once the game is over: all it takes to check the
-        seed (and the record that replays to the result); None before."""
-        if not session.over:
+        """What every table message carries once the game is over, or its host closed it: all
+        it takes to check the seed (and the record that replays to the result, or to the
+        state the host closed at, with its signed `closed`); None before."""
+        if not session.over and self.closed is None:
             return None
-        return {"secret": self.secret, "salt": self.salt, "seed": session.seed,
-                "contributions": self.contributions, "fixed": self.host.seed is not None,
-                "record": session.record(), "left": self.left}
+        reveal = {"secret": self.secret, "salt": self.salt, "seed": session.seed,
+                  "contributions": self.contributions, "fixed": self.host.seed is not None,
+                  "record": session.record(), "left": self.left}
+        if self.closed is not None:
+            reveal["closed"] = self.closed
+        return reveal

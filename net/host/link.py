@@ -41,6 +41,9 @@ class HostLink(TableLink):
     async def extend(self, seat: int, state_no: int) -> None:
         self.host.local_extend(seat, state_no)
 
+    async def undo(self, seat: int, state_no: int) -> None:
+        self.host.local_undo(seat, state_no)
+
     def finished_record(self) -> dict[str, Any] | None:
         session = self.host.session
         return session.record() if session is not None and session.over else None

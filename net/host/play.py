@@ -68,7 +68,7 @@ class Play:
         session = self.host.session
         if session is None:
             return ("not_started", "the game has not started yet")
-        if session.over:
+        if session.over or self.host.dealer.closed is not None:  # ended, or closed mid-way
             return ("over", "the game is over")
         if not is_plain(move) or not isinstance(move.get("type"), str):
             return ("bad_move", "a move is a map with a 'type' and plain values")
@@ -110,6 +110,37 @@ class Play:
         self.broadcast("update", [])
         self.reschedule()
 
+    def undo(self, seat: int | None, state_no: int, cid: int | None = None,
+             seq: int | None = None) -> None:
+        """The person at `seat` takes their last move back, asked on state `state_no`
+        (net.table.undo; `cid` a peer's connection, None the host's own terminal): the record
+        keeps only the moves that stand and everyone hears the table afresh; or the asker
+        hears why not, and nothing changes."""
+        host = self.host
+        session = host.session
+        problem: tuple[str, str] | None = None
+        if seat is None:
+            problem = ("spectator", "spectators watch; they cannot undo")
+        elif session is None:
+            problem = ("not_started", "the game has not started yet")
+        elif state_no != session.state_no:
+            problem = ("stale", "the table moved on; nothing was taken back")
+        else:
+            try:
+                session.take_back(seat)
+            except IllegalMove as exc:
+                problem = ("undo_refused", exc.reason)
+        if problem is not None:
+            if cid is None:
+                host.audience.local({"type": "error", "seat": seat, "code": problem[0],
+                                     "message": problem[1]})
+            else:
+                host.error(cid, *problem, seq=seq)
+            return
+        host.recorder.save_header()  # the record written afresh: the moves that stand
+        self.broadcast("sync")
+        self.reschedule()
+
     def _apply(self, seat: int, move: Move) -> None:
         host = self.host
         session = host.session
@@ -133,7 +164,8 @@ class Play:
         if self._driver is not None and self._driver is not current:
             self._driver.cancel()
         self._driver = None
-        if host.session is None or host.session.over or host.uplink.closing:
+        if (host.session is None or host.session.over or host.uplink.closing
+                or host.dealer.closed is not None):
             return
         self._driver = host.spawn(self._drive(host.session.state_no))
 
@@ -143,9 +175,10 @@ class Play:
         session = host.session
         due = await unmanned_move(session, host.seats, state_no, level=host.level,
                                   bot_delay=host.bot_delay)
-        if due is None:
+        if due is None or host.dealer.closed is not None:  # its host closed it meanwhile
             return
         seat, move, timed_out = due
+        session.undo.by_table()  # nobody at a keyboard made it: it is never taken back
         if timed_out and session.clocks.out_of_time.get(seat) == state_no:
             host.recorder.save_header()  # the record says whose time ran out first, and when
         self._apply(seat, move)

@@ -85,6 +85,7 @@ def restore(host: NetHost, path: Path, header: dict[str, Any], moves: list[list[
     damaged record (a crash may have cut it short, or someone edited it)."""
     try:
         host.session = HostSession.from_record({**header, "moves": moves})
+        host.session.undo.enable([i for i, p in enumerate(header["players"]) if not p.get("bot")])
         host.set_hints(bool(net.get("hints", False)))
         host.uplink.code, host.uplink.host_token = net["code"], net["host_token"]
         # A record from before protocol 3 has no secret: the room gets a new one.
@@ -162,6 +163,12 @@ class Recorder:
         """The end line: the result, and the seats whose person left before it (`left`)."""
         if (writer := self.writer) is not None:
             self._write(lambda: writer.finish(result, left=left))
+        self.writer = None
+
+    def closed(self, left: list[int], closed: dict[str, Any]) -> None:
+        """The end line of a game its host closed before the end (net.host.closing)."""
+        if (writer := self.writer) is not None:
+            self._write(lambda: writer.finish(None, left=left, closed=closed))
         self.writer = None
 
     def close(self) -> None:

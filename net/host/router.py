@@ -123,5 +123,7 @@ class Router:
             host.play.answering(peer.seat, frame["state_no"])
         elif t == "extend":
             host.play.extend(peer.seat, frame["state_no"])
+        elif t == "undo":
+            host.play.undo(peer.seat, frame["state_no"], peer.cid, seq)
         elif t == "echo":
             host.uplink.post([cid], "echo", data=frame["data"])

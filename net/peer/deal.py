@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from net.players import identity
+from net.players import closing, identity
 from net.table import fairness
 
 Emit = Callable[[dict[str, Any]], None]
@@ -150,8 +150,9 @@ class DealCheck:
                                                   f"{', '.join(forged)} is not proven: this "
                                                   "game counts for nobody's rating there"})
 
-    def verdict(self, result: dict[str, Any], reveal: dict[str, Any] | None, seat: int | None,
-                seen: dict[int, dict[str, Any]], present: bool = False) -> fairness.Verdict:
+    def verdict(self, result: dict[str, Any] | None, reveal: dict[str, Any] | None,
+                seat: int | None, seen: dict[int, dict[str, Any]],
+                present: bool = False) -> fairness.Verdict:
         """The game's verdict once it is over; `present`: this peer played its seat when the
         game ended (see `fairness.verify`)."""
         if self.doubt is not None:
@@ -160,6 +161,24 @@ class DealCheck:
             return fairness.Verdict(False, "no_reveal")
         return fairness.verify(self.commitment, reveal, seat, seen, result, self.contribution,
                                asked=self.asked, start=self.dealt, present=present)
+
+    def closed_verdict(self, reveal: dict[str, Any], seat: int | None,
+                       seen: dict[int, dict[str, Any]]) -> fairness.Verdict:
+        """The verdict on a game its host closed before the end (net.host.closing): the deal
+        checked as at an end, the game replayed to the state the host closed at, and the close
+        signed by the host's own seat for this game. This peer received it at its seat, so a
+        `left` that names that seat is refused (`left_me`): closing never costs a guest."""
+        verdict = self.verdict(None, reveal, seat, seen, present=seat is not None)
+        if not verdict.ok:
+            return verdict
+        record = reveal["record"]
+        left = reveal.get("left")
+        if not (isinstance(left, list) and all(type(s) is int for s in left)
+                and closing.check(reveal.get("closed"), record.get("players") or [],
+                                  self.commitment, len(record.get("moves") or []),
+                                  sorted(left))):
+            return fairness.Verdict(False, "closed")
+        return verdict
 
     def _fail(self, verdict: fairness.Verdict | None) -> None:
         """A failed check before the end (None: it passed): kept as this game's verdict and

@@ -48,6 +48,7 @@ from net.peer import tokens
 from net.peer.deal import DealCheck
 from net.peer.joining import UPDATE, Joiner, JoinError
 from net.peer.pipe import Pipe
+from net.players import closing
 from net.records import store as record_store
 from net.table.link import Message, TableLink
 from net.wire import codes, resume
@@ -67,6 +68,9 @@ __all__ = ["JoinError", "RemoteLink"]
 
 # A frame the relay damaged, or sent out of order: the channel starts afresh.
 DAMAGED = ("tampered", "reordered")
+# What a guest reads when its host closes the room before the end (net.host.closing).
+HOST_CLOSED = ("the host closed the game before its end: it counts as the host's leaving, and "
+               "everyone else's place stands as the game stood")
 REKEYING = "a frame was damaged on the way; renewing this table's keys and catching up"
 HOLDING = "the table is being reached again: what you do goes to it once you are back"
 # Frames made while the link is not in the room, kept to send once it is (at most so many).
@@ -131,6 +135,8 @@ class RemoteLink(TableLink):
         if saved is not None and saved.deal:
             self._carry(saved.deal)
         self.revealed: dict[str, Any] | None = None  # the finished game's record, from the reveal
+        # This peer's check of a game its host closed before the end (None: it did not).
+        self.host_closed: dict[str, Any] | None = None
         self._ws: ClientConnection | None = None  # the connection in use, once joined
         self._reader: asyncio.Task[None] | None = None
         self._echoes: deque[asyncio.Future[Any]] = deque()
@@ -372,7 +378,7 @@ class RemoteLink(TableLink):
         was_played = self.table is not None
         self.table, self.result = None, None
         self.deal.reset()
-        self.record_path, self.revealed = None, None
+        self.record_path, self.revealed, self.host_closed = None, None, None
         self._keep()
         self.seen.clear()
         self.event_log.clear()
@@ -385,6 +391,10 @@ class RemoteLink(TableLink):
         reveal = body.pop("reveal", None)
         if t == "sync":
             self.event_log[:] = body["log"]
+            # After an undo the table is back at an earlier state: what this seat saw past
+            # it never happened (the deal check replays only the moves that stand).
+            for gone in [n for n in self.seen if n > body["state_no"]]:
+                del self.seen[gone]
         else:
             self.event_log.extend(body["events"])
         if body["seat"] == self.seat:
@@ -392,6 +402,8 @@ class RemoteLink(TableLink):
         if body["result"] is not None:  # an update: this peer played on to the last move
             present = t == "update" and self.seat is not None and body["seat"] == self.seat
             body["result"] = self._verified(body["result"], reveal, present)
+        elif isinstance(reveal, dict) and "closed" in reveal:
+            self._closed_by_host(reveal)
         message = {"type": t, **body}
         self.table = message
         self.emit(message)
@@ -412,6 +424,28 @@ class RemoteLink(TableLink):
                     reveal, self.seat, self.room, (verdict.ok, verdict.reason, verdict.code),
                     self.record_path, result, away=self.seat is not None and not present)
         return self.result
+
+    def _closed_by_host(self, reveal: dict[str, Any]) -> None:
+        """The host closed the room before the end and revealed the deal (net.host.closing):
+        checked here as an end is, and kept as this peer's record of the game, which counts
+        the host as having left and this seat as the game stood."""
+        if self.host_closed is not None or self.result is not None:
+            return
+        verdict = self.deal.closed_verdict(reveal, self.seat, self.seen)
+        self.host_closed = {"verified": verdict.ok, "verify_note": verdict.reason,
+                            "verify_code": verdict.code, "verify_args": verdict.args}
+        record = reveal.get("record")
+        self.revealed = record if isinstance(record, dict) else None
+        if self.remember:  # only the close's own fields: anything else of it is the host's
+            closed = reveal.get("closed")
+            kept = ({k: closed[k] for k in ("state", "seat", "sig")}
+                    if closing.well_formed(closed) and isinstance(closed, dict) else {})
+            self.record_path = records.save_peer(
+                reveal, self.seat, self.room, (verdict.ok, verdict.reason, verdict.code),
+                self.record_path, None, closed=kept)
+        self.emit({"type": "notice", "text": HOST_CLOSED, "closed": verdict.ok,
+                   **({} if verdict.ok else {"verdict": {"code": verdict.code,
+                                                         "args": verdict.args}})})
 
     def finished_record(self) -> dict[str, Any] | None:
         return self.revealed
@@ -455,6 +489,9 @@ class RemoteLink(TableLink):
 
     async def extend(self, seat: int, state_no: int) -> None:
         await self._send("extend", state_no=state_no)
+
+    async def undo(self, seat: int, state_no: int) -> None:
+        await self._send("undo", state_no=state_no)
 
     async def request_sync(self) -> None:
         await self._send("sync")

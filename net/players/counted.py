@@ -27,6 +27,15 @@ was closed mid-crash stays unfinished, may be taken up again for `RESUME_SECONDS
 start, and counts once that time is over. Either way its person counts as having left: last,
 with the penalty, the bots sharing first place.
 
+A rated hosted game whose host's app died mid-game likewise counts from the host's own record
+once `RESUME_SECONDS` passed without `host --resume`: as the host's leaving, the others as the
+game stood (`_host_gone`).
+
+A hosted game whose host closed the room before the end (the end line's `closed`) counts
+from every record of it, the host's and each guest's (net.players.closing): its host's seats
+are among those that `left`, its host signed the close, the record replays to the very state
+it names, and the places are the engine's standing at that state, those who left last.
+
 A game is one game however many records of it exist (the host's and each peer's): `key`
 names it by engine, seed and the game's name in the proofs.
 """
@@ -37,11 +46,13 @@ import hashlib
 import json
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from engines import get_engine
 from engines.base import TEST_OPTIONS
-from net.players import identity
+from net import records
+from net.players import closing, identity
 from net.records import Record, RecordError, Replay
 from net.table import fairness, windows
 from net.table.session import BOT_LEVELS, HostSession, SeatInfo
@@ -72,6 +83,7 @@ REASONS = {
     "botmove": "seat {n}'s moves are not those of the {level} bot it names (move {move})",
     "pending": "the game is not over: it counts as left unless it is taken up again within "
                "a day of its start",
+    "closed": "the host's signed close does not match the game",
 }
 
 
@@ -123,6 +135,8 @@ def outcome(record: Record, now: float | None = None) -> Outcome:
     time, by default the clock's) decides whether an unfinished local game counts as left."""
     if not record.over or record.extra.get("abandoned") is True:
         return _abandoned(record, time.time() if now is None else now)
+    if "closed" in record.extra:
+        return _closed(record)
     seed, game_id, idents = _counting(record)
     try:
         replay = Replay(record)
@@ -149,6 +163,14 @@ def is_rated(record: Record) -> bool:
     return True
 
 
+def is_rated_file(path: Path) -> bool:
+    """`is_rated` of the record at `path`; False for one that cannot be read."""
+    try:
+        return is_rated(records.load(path))
+    except RecordError:
+        return False
+
+
 def _counting(record: Record) -> tuple[int, str, list[str]]:
     """(seed, game name, each seat's identity) of a record whose deal and players count;
     Unrated otherwise (rules 2 and 3 of the module docstring)."""
@@ -173,11 +195,10 @@ def _counting(record: Record) -> tuple[int, str, list[str]]:
     return seed, game_id, idents
 
 
-def _abandoned(record: Record, now: float) -> Outcome:
-    """A rated local game its person left before the end (see the module docstring): they
-    count as last with the penalty, the bots share first place."""
-    if record.kind != "local":
-        raise Unrated("unfinished")
+def _cut_short(record: Record) -> tuple[int, str, list[str], Replay]:
+    """(seed, game name, identities, replay) of a rated game that ended before its end (left
+    or closed) after its first move; Unrated otherwise. A game played to its end is counted
+    by its result, never as cut short."""
     seed, game_id, idents = _counting(record)
     if not record.moves:
         raise Unrated("unstarted")
@@ -185,14 +206,57 @@ def _abandoned(record: Record, now: float) -> Outcome:
         replay = Replay(record)
     except RecordError as exc:
         raise Unrated("damaged", error=str(exc)) from None
-    if replay.over:  # a game played to its end is counted by its result, never as left
+    if replay.over:
         raise Unrated("result")
+    return seed, game_id, idents, replay
+
+
+def _abandoned(record: Record, now: float) -> Outcome:
+    """A rated local game its person left before the end (see the module docstring): they
+    count as last with the penalty, the bots share first place."""
+    if record.kind == "host" and not record.over:
+        return _host_gone(record, now)
+    if record.kind != "local":
+        raise Unrated("unfinished")
+    seed, game_id, idents, _replay = _cut_short(record)
     if not record.over and now < record.started + RESUME_SECONDS:
         raise Unrated("pending")
     _check_bots(record, seed)
     left = {seat for seat, entry in enumerate(record.players) if not entry.get("bot")}
     places = [2 if seat in left else 1 for seat in range(len(idents))]
     return _outcome(record, seed, game_id, idents, places, left)
+
+
+def _host_gone(record: Record, now: float) -> Outcome:
+    """A rated hosted game whose host's app died mid-game and was not taken up again
+    (`host --resume`) within `RESUME_SECONDS` of its start: its host's own record counts it
+    as the host's leaving (its seats at this terminal last, with the penalty), everyone else
+    as the game stood. The guests hold no seed, so only the host's ladder and the table's
+    (whose sessions write the host's record) can count it."""
+    seed, game_id, idents, replay = _cut_short(record)
+    if now < record.started + RESUME_SECONDS:
+        raise Unrated("pending")
+    mine = (record.header.get("net") or {}).get("local") or []
+    left = {seat for seat, here in enumerate(mine)
+            if here is True and seat < len(record.players) and not record.players[seat].get("bot")}
+    if not left:
+        raise Unrated("unfinished")
+    _check_bots(record, seed)
+    places = closing.stood(replay.engine, replay.states[-1])
+    return _outcome(record, seed, game_id, idents, places, left | _out_of_time(record))
+
+
+def _closed(record: Record) -> Outcome:
+    """A hosted game its host closed before the end (net.players.closing): the host's seats
+    left, the others placed as the game stood at the state the host signed."""
+    seed, game_id, idents, replay = _cut_short(record)
+    named = _left(record, record.players)
+    if not closing.check(record.extra.get("closed"), record.players, game_id,
+                         len(record.moves), sorted(named)):
+        raise Unrated("closed")
+    _check_bots(record, seed)
+    places = closing.stood(replay.engine, replay.states[-1])
+    return _outcome(record, seed, game_id, idents, places, named | _out_of_time(record))
 
 
 def _outcome(record: Record, seed: int, game_id: str, idents: list[str], places: list[int],

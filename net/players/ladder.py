@@ -69,6 +69,10 @@ class Counted:
 
     changes: list[Change] = field(default_factory=list)
     refused: Unrated | None = None
+    engine: str = ""  # the game's engine, once counted
+    # Each player's counted games of that game by now (`count_file` alone asks): whether a
+    # rating shown beside its change is still provisional.
+    games: dict[str, int] = field(default_factory=dict)
 
 
 def _stamp(path: Path) -> str:
@@ -103,14 +107,25 @@ def count(store: Ladders, path: Path) -> Counted:
         return Counted(refused=exc)
     changes = store.add_game(found)
     store.note(source, stamp, COUNTED)
-    return Counted(changes)
+    return Counted(changes, engine=found.engine)
+
+
+def _games(store: Ladders, engine: str, changes: list[Change]) -> dict[str, int]:
+    """How many counted games of `engine` each player of `changes` has by now."""
+    games = {}
+    for change in changes:
+        found = store.standing(engine, change.ident)
+        games[change.ident] = found[0].games if found is not None else 0
+    return games
 
 
 def count_file(path: Path) -> Counted:
-    """`count` into this terminal's store, opened for it."""
+    """`count` into this terminal's store, opened for it, with each player's games by now."""
     store = open_store()
     try:
-        return count(store, path)
+        found = count(store, path)
+        found.games = _games(store, found.engine, found.changes)
+        return found
     finally:
         store.close()
 

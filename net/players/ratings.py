@@ -2,8 +2,9 @@
 game, moved by each counted game's places (net.players.counted says which games count).
 
 A rating is a belief about a player's skill: `mu` (its mean) and `sigma` (how unsure it is).
-What ladders show and sort by is the cautious figure `mu - 3 sigma`, which starts at 0 and
-grows only as games make the belief surer, so one lucky first game does not top a ladder.
+What ladders sort by is the cautious figure `mu - 3 sigma`, which starts at 0 and grows only
+as games make the belief surer, so one lucky first game does not top a ladder; players see it
+as `shown`: 1500 + 100 (mu - 3 sigma), in whole points.
 Places come from the engine (`Engine.places`: the winners first, ties share a place); a
 seat whose person left before the end counts as last, behind everybody who played on, and
 pays `LEFT_PENALTY` on top, as Board Game Arena does with a game abandoned.
@@ -22,6 +23,11 @@ MODEL = PlackettLuce()
 LEFT_PENALTY = 1.0
 # How many standard deviations the shown rating stays below the mean.
 CAUTION = 3.0
+# The scale players see (`shown`): the cautious figure, times DISPLAY_SCALE, above
+# DISPLAY_BASE, in whole points. A new player shows 1500, as at Lichess; one game moves it by
+# a few hundred points at most, so nobody shows a negative number after one game.
+DISPLAY_BASE = 1500.0
+DISPLAY_SCALE = 100.0
 # A person's rating is provisional (shown with "?") until this many counted games: a result
 # against them moves their opponents' ratings the less, the fewer games they have (bots,
 # whose level is known, count in full). A second key made to lose on purpose is new.
@@ -40,6 +46,22 @@ class Skill:
         """The figure a ladder shows and sorts by: the skill the player is 99.7 % likely to
         have at least."""
         return self.mu - CAUTION * self.sigma
+
+    @property
+    def shown(self) -> float:
+        """`rating` on the scale players see (`shown`)."""
+        return shown(self.rating)
+
+
+def shown(rating: float) -> float:
+    """A rating (`Skill.rating`, or a change of it) on the scale players see: the ladder, a
+    player's page, the results, `players` and a table's word on a host all say this one."""
+    return DISPLAY_BASE + DISPLAY_SCALE * rating
+
+
+def shown_change(delta: float) -> float:
+    """A change of a rating on the scale players see."""
+    return DISPLAY_SCALE * delta
 
 
 def rate(before: list[Skill], places: list[int], left: list[bool]) -> list[Skill]:

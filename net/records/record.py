@@ -318,6 +318,7 @@ class LocalRecorder:
             self._head = head
             self._writer = self._write_all(session)
         session.subscribe(lambda seat, move, events: self._moved(session, seat, move))
+        session.on_rewind(lambda: self._rewound(session))
         if session.over:
             self._end(session)
 
@@ -340,6 +341,16 @@ class LocalRecorder:
                 self._writer.move(seat, move)
             if session.over:
                 self._end(session)
+        except OSError:
+            self._writer = None
+
+    def _rewound(self, session: HostSession) -> None:
+        """A move was taken back: the record holds the moves that stand, written afresh."""
+        if self._writer is None:
+            return
+        try:
+            self._writer.close()
+            self._writer = self._write_all(session)
         except OSError:
             self._writer = None
 
@@ -397,12 +408,14 @@ KEPT_FAIRNESS = ("secret", "salt", "contributions")
 
 def save_peer(reveal: dict[str, Any], seat: int | None, code: str | None,
               verdict: tuple[bool, str, str], path: Path | None = None,
-              result: dict[str, Any] | None = None, away: bool = False) -> Path | None:
+              result: dict[str, Any] | None = None, away: bool = False,
+              closed: dict[str, Any] | None = None) -> Path | None:
     """A peer's record of a finished networked game, from the host's reveal (the seed and every
     move come only then), replacing the one `start_peer` began at `path`. `verdict` is this
     peer's check of the deal (ok, its sentence, its code), `result` the result the host
     announced, `away` whether this seated peer was away from its seat when the game ended
-    (it learnt the end afterwards): only then may its own seat count as one that left.
+    (it learnt the end afterwards): only then may its own seat count as one that left;
+    `closed` the host's signed close of a game it ended before its end (net.host.closing).
     None if the reveal holds no usable record or the disk refuses."""
     game = reveal.get("record")
     if not isinstance(game, dict) or "engine" not in game:
@@ -417,7 +430,8 @@ def save_peer(reveal: dict[str, Any], seat: int | None, code: str | None,
         left = reveal.get("left") if isinstance(reveal.get("left"), list) else []
         writer.finish(result, verified=verdict[0], verify_note=verdict[1],
                       verify_code=verdict[2], left=left, away=away,
-                      fairness={k: reveal.get(k) for k in KEPT_FAIRNESS})
+                      fairness={k: reveal.get(k) for k in KEPT_FAIRNESS},
+                      **({} if closed is None else {"closed": closed}))
     except (OSError, TypeError, ValueError):
         return None
     return path

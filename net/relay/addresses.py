@@ -8,8 +8,9 @@
   no cap at all. An IPv4 address mapped into IPv6 (`::ffff:a.b.c.d`) counts as IPv4.
 - The loopback addresses (127.0.0.0/8 and ::1) count as one per local user: every user of
   the machine can connect from any of 16 million of them, so the address says nothing, but on
-  Linux the kernel tells who owns the connecting socket (`/proc/net/tcp` and `tcp6`, as identd
-  did), and each user of a shared machine counts on their own (`local_user`). Where that
+  Linux the kernel tells who owns the connecting socket (asked for that one socket through
+  sock_diag, as `ss` asks; else read from `/proc/net/tcp` and `tcp6`, as identd did), and
+  each user of a shared machine counts on their own (`local_user`). Where that
   cannot be known (no /proc, another system, a socket gone before it was looked up) all
   loopback counts as one, so people sharing such a machine share one cap; that is also why
   the per-address cap counts only rooms in use (net.relay.rooms): a room nobody uses must not
@@ -22,6 +23,8 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import socket
+import struct
 import sys
 
 LOOPBACK = "loopback"
@@ -86,7 +89,7 @@ def _endpoint(text: str) -> tuple[Address, int]:
     return ip, int(hexport, 16)
 
 
-def _plain(host: str, port: int) -> tuple[Address, int]:
+def plain(host: str, port: int) -> tuple[Address, int]:
     ip = _ip(host.split("%")[0])
     if ip is None:
         raise ValueError(host)
@@ -95,13 +98,69 @@ def _plain(host: str, port: int) -> tuple[Address, int]:
 
 def socket_owner(peer: tuple[str, int], local: tuple[str, int],
                  tables: tuple[str, ...] = TCP_TABLES) -> int | None:
-    """The uid owning the TCP socket that connected from `peer` to our `local` end, as the
-    kernel lists it (the connecting side's socket is the one whose local end is `peer` and
-    whose remote end is `local`); None where /proc does not tell (not Linux, no such line)."""
+    """The uid owning the TCP socket that connected from `peer` to our `local` end (the
+    connecting side's socket is the one whose local end is `peer` and whose remote end is
+    `local`): asked of the kernel for that one socket (`diag_owner`), or, where it can't be
+    asked so, read from its lists in /proc (`proc_owner`); None where neither tells."""
     try:
-        want = (_plain(*peer), _plain(*local))
+        want = (plain(*peer), plain(*local))
     except ValueError:
         return None
+    try:
+        return diag_owner(*want)
+    except OSError:
+        return proc_owner(want, tables)
+
+
+# The kernel's socket monitoring interface (Linux's sock_diag over netlink): one request names
+# one TCP socket by its four addresses and the answer carries its owner. Reading /proc/net/tcp
+# instead costs a line per socket of the machine, for every connection a relay takes: with ten
+# thousand connections open, that made each new one slower than the last.
+_NETLINK_SOCK_DIAG = 4
+_SOCK_DIAG_BY_FAMILY = 20
+_NLM_F_REQUEST = 1
+_NLMSG_ERROR = 2
+_NLMSG_HEADER = struct.Struct("=IHHII")  # length, type, flags, sequence, port id
+_DIAG_REQUEST = struct.Struct("=BBBBI")  # family, protocol, extensions, pad, states
+_NO_COOKIE = struct.pack("=III", 0, 0xFFFFFFFF, 0xFFFFFFFF)  # any interface, no cookie
+_UID_AT = _NLMSG_HEADER.size + 4 + 48 + 12  # in the answer: its header, sock id, three u32s
+
+
+def diag_owner(peer: tuple[Address, int], local: tuple[Address, int]) -> int | None:
+    """The owner of the TCP socket from `peer` to `local` as sock_diag answers for it (None:
+    there is no such socket); OSError where the interface can't be reached."""
+    for src, dst in _spellings(peer, local):
+        family = socket.AF_INET if src[0].version == 4 else socket.AF_INET6
+        request = (_DIAG_REQUEST.pack(family, socket.IPPROTO_TCP, 0, 0, 0xFFFFFFFF)
+                   + struct.pack("!HH", src[1], dst[1])
+                   + src[0].packed.ljust(16, b"\0") + dst[0].packed.ljust(16, b"\0")
+                   + _NO_COOKIE)
+        header = _NLMSG_HEADER.pack(_NLMSG_HEADER.size + len(request), _SOCK_DIAG_BY_FAMILY,
+                                    _NLM_F_REQUEST, 1, 0)
+        with socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, _NETLINK_SOCK_DIAG) as ask:
+            ask.settimeout(1.0)
+            ask.sendto(header + request, (0, 0))
+            answer = ask.recv(8192)
+        kind = _NLMSG_HEADER.unpack_from(answer)[1]
+        if kind != _NLMSG_ERROR and len(answer) >= _UID_AT + 4:
+            return int(struct.unpack_from("=I", answer, _UID_AT)[0])
+    return None
+
+
+def _spellings(peer: tuple[Address, int], local: tuple[Address, int]
+               ) -> list[tuple[tuple[Address, int], tuple[Address, int]]]:
+    """The ways the kernel may hold a connection: as written, and for IPv4 also as an IPv6
+    socket's v4-mapped addresses (a dual-stack socket's view of the same connection)."""
+    out = [(peer, local)]
+    if peer[0].version == 4 and local[0].version == 4:
+        mapped = [(ipaddress.IPv6Address(f"::ffff:{ip}"), port) for ip, port in (peer, local)]
+        out.append((mapped[0], mapped[1]))
+    return out
+
+
+def proc_owner(want: tuple[tuple[Address, int], tuple[Address, int]],
+               tables: tuple[str, ...] = TCP_TABLES) -> int | None:
+    """The owner of the connection `want` (peer, local) as /proc/net/tcp* list it."""
     for table in tables:
         try:
             with open(table, encoding="ascii") as lines:

@@ -4,6 +4,7 @@ Both count an address as net.relay.addresses groups them."""
 
 from __future__ import annotations
 
+import resource
 import time
 from collections import deque
 from collections.abc import Callable
@@ -103,3 +104,18 @@ class WrongCodeGuard:
     def prune(self) -> None:
         for addr in list(self._misses):
             self._recent(addr)
+
+
+def raise_open_files() -> int:
+    """Raise this process's soft limit on open files to its hard limit and return it: every
+    connection of a server is a file, and the usual soft limit of 1,024 would cap a relay at
+    a few hundred rooms long before its memory or CPU (a relay holds one file a connection)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = max(soft, 65536) if hard == resource.RLIM_INFINITY else hard
+    if soft != resource.RLIM_INFINITY and soft < want:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+            soft = want
+        except (ValueError, OSError):
+            pass
+    return soft

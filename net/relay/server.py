@@ -42,7 +42,7 @@ from websockets.protocol import State
 from net.relay import addresses, tokens
 from net.relay.conns import Conn
 from net.relay.hosts import HostDesk
-from net.relay.limits import Limits, WrongCodeGuard
+from net.relay.limits import Limits, WrongCodeGuard, raise_open_files
 from net.relay.listing import Billboard, Reputation
 from net.relay.peers import PeerDesk
 from net.relay.rooms import RoomBook
@@ -340,12 +340,15 @@ def serve_forever(host: str = "127.0.0.1", port: int = 8765, limits: Limits | No
 
     async def main() -> None:
         relay = Relay(limits)
+        files = raise_open_files()
         try:
             await relay.start(host, port)
         except OSError as exc:
             log.error("cannot listen on %s:%s: %s", host, port, exc.strerror or exc)
             raise SystemExit(1) from None
         tune_collector()
+        log.info("open files allowed: %d (a connection is one; raise LimitNOFILE= or the hard "
+                 "limit for more)", files)
         try:
             await asyncio.Event().wait()
         finally:

@@ -25,6 +25,8 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from net.relay.limits import raise_open_files
+
 log = logging.getLogger("tabletop.sshd")
 
 # The longest wait before answering a password, however long an address has been guessing.
@@ -183,14 +185,7 @@ def raise_file_limit(limits: SshLimits) -> int:
     """Raise this process's soft limit on open files to its hard limit (a public table's
     connections are sockets; the usual soft limit of 1,024 is low for a server), and warn
     once if even that is below what the table's limits may take. Returns the limit."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    want = max(soft, 65536) if hard == resource.RLIM_INFINITY else hard
-    if soft != resource.RLIM_INFINITY and soft < want:
-        try:
-            resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
-            soft = want
-        except (ValueError, OSError):
-            pass
+    soft = raise_open_files()
     if soft != resource.RLIM_INFINITY and soft < limits.files_needed():
         log.warning("the limit on open files is %d, below the %d the SSH table's limits may "
                     "take: raise it (LimitNOFILE= in a systemd unit) or lower the limits",

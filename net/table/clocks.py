@@ -313,6 +313,7 @@ class TableClock:
         if self.clocks is not None:
             self.clocks.ran_out(seat, self.skips(move))
             self.out_of_time.setdefault(seat, self.session.state_no)
+            self.session.undo.by_table()
 
     def marks(self) -> list[list[int]]:
         """[seat, state number] of each seat's first time-out, as the record keeps them."""

@@ -97,6 +97,7 @@ REASONS = {
     "unfinished": "the record does not reach the end of the game",
     "result": "the replay gives a different result",
     "left_me": "the host says you left the game, but you were at the table when it ended",
+    "closed": "the host's close does not match the game it revealed",
 }
 
 
@@ -221,7 +222,11 @@ def verify(
     `mine` is this peer's own contribution `[seat, value]` (None if it gave none), `asked`
     the seats the commit named, `start` the `start` frame (None: not seen) and `present`
     whether this peer played its seat when the game ended (the last move reached it live): a
-    reveal whose `left` names that seat then says what this peer knows to be false."""
+    reveal whose `left` names that seat then says what this peer knows to be false.
+
+    A reveal with `closed` (its host closed the room before the end, net.host.closing) must
+    replay to the state it names and not beyond, to a game not over: `result` is None then.
+    Its signature is the players' floor's to check (net.peer.deal)."""
     secret, salt, record = reveal.get("secret"), reveal.get("salt"), reveal.get("record")
     seed, fixed, given = reveal.get("seed"), reveal.get("fixed"), reveal.get("contributions")
     if committed is None:
@@ -264,7 +269,12 @@ def verify(
             return _failed("short", state=state_no)
         if _plain(replayed[state_no]) != view:
             return _failed("differs", state=state_no)
-    if not session.over:
+    closed = reveal.get("closed")
+    if closed is not None:
+        if (not isinstance(closed, dict) or closed.get("state") != len(record["moves"])
+                or session.over):
+            return _failed("closed")
+    elif not session.over:
         return _failed("unfinished")
     if result is not None and _plain(session.result()) != result:
         return _failed("result")

@@ -10,11 +10,13 @@ Messages a listener receives (all msgpack-safe):
       the whole table for `seat`: replace everything (after joining, or after a stale move)
   {"type": "update", "seat", "state_no", "view", "legal", "players", "events", "result"}
       after a move: the new view, plus the public events it caused (append them to the log)
-  {"type": "error",  "seat", "message"}      a move was refused; nothing changed
+  {"type": "error",  "seat", "message"}      a move (or an undo) was refused; nothing changed
   {"type": "chat",   "name", "text"}
   {"type": "presence", "players"}            who sits where and who is connected
 "sync" and "update" also carry "clock": None, or an open interrupt window's countdown, and
-"clocks": None, or every seat's game clock (net.table.clocks), the same for every seat.
+"clocks": None, or every seat's game clock (net.table.clocks), the same for every seat, and
+"undo": whether that seat may take its last move back now (net.table.undo); after an undo
+every seat gets a "sync" whose state number is lower than the last one.
 "result" is None until the game is over, then the engine's result (plus "verified" on the
 network: whether the revealed seed replays to the same game).
 """
@@ -29,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from engines.base import IllegalMove, Move
-from net.table import windows
+from net.table import undo, windows
 from net.table.session import HostSession, StaleMove
 
 Message = dict[str, Any]
@@ -84,6 +86,11 @@ class TableLink(ABC):
         """`seat` asks for its one extension of the game ("let me think", net.table.clocks),
         made on state `state_no`: its clock gets more time, and everyone sees it."""
 
+    async def undo(self, seat: int, state_no: int) -> None:
+        """`seat` takes its last move back, asked on state `state_no` (net.table.undo): every
+        seat here hears the table afresh, or the seat hears why not."""
+        self.emit({"type": "error", "seat": seat, "message": undo.NOTHING})
+
     def finished_record(self) -> dict[str, Any] | None:
         """The whole game (engine, options, seed, players, moves: `HostSession.record`) once it
         is over and this terminal knows it, for its statistics; None before the end."""
@@ -102,6 +109,7 @@ def table_message(
     message["result"] = session.result() if session.over else None
     message["clock"] = session.windows.public(fresh=kind == "sync")  # an open window's countdown
     message["clocks"] = session.clocks.public()  # every seat's game clock, if the table has them
+    message["undo"] = seat is not None and session.undo.target(seat) is not None
     return message
 
 
@@ -126,6 +134,7 @@ class LocalLink(TableLink):
         return list(self.seats) if self.seats else [None]
 
     async def start(self) -> None:
+        self.session.undo.enable(self.seats, free=self._practice())
         for seat in self._watchers():
             self.emit(table_message(self.session, seat, "sync"))
         self._wake_bots()
@@ -148,6 +157,29 @@ class LocalLink(TableLink):
             self.emit(table_message(self.session, seat, "sync"))
             return
         self._broadcast(events)
+        self._wake_bots()
+
+    def _practice(self) -> bool:
+        """Whether undo goes back past the bots (net.table.undo): an unrated game of one
+        person at this keyboard against bots only."""
+        people = [s for s, info in enumerate(self.session.seats) if not info.is_bot]
+        return not self.rated and len(self.seats) == 1 and people == self.seats
+
+    async def undo(self, seat: int, state_no: int) -> None:
+        session = self.session
+        if seat not in self.seats:
+            self.emit({"type": "error", "seat": seat, "message": "That seat is not yours"})
+            return
+        if state_no != session.state_no:
+            self.emit({"type": "error", "seat": seat, "message": "The table moved on; try again"})
+            return
+        try:
+            session.take_back(seat)
+        except IllegalMove as exc:
+            self.emit({"type": "error", "seat": seat, "message": exc.reason})
+            return
+        for watcher in self._watchers():
+            self.emit(table_message(session, watcher, "sync"))
         self._wake_bots()
 
     async def send_chat(self, text: str) -> None:

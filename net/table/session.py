@@ -16,6 +16,7 @@ from typing import Any
 from engines import Engine, IllegalMove, get_engine
 from engines.base import Move, check_seat
 from net.table.clocks import ClockSetting, TableClock
+from net.table.undo import UndoBook, undo_note
 from net.table.windows import WindowClock
 
 BOT_LEVELS = ("random", "strong", "expert")
@@ -72,9 +73,12 @@ class HostSession:
         self.moves: list[tuple[int, Move]] = []
         self.log: list[dict[str, Any]] = []
         self._listeners: list[Listener] = []
+        self._rewound: list[Callable[[], None]] = []  # told after an undo (net.table.undo)
         self.windows = WindowClock(self)  # interrupt windows and their countdown, if any
         # Every seat's clock, if the table has them (after the windows: it reads them).
         self.clocks = TableClock(self, clock, out_of_time or ())
+        # The moves that may be taken back (net.table.undo); off until a table offers undo.
+        self.undo = UndoBook(self)
         # Whether the host lets players ask the expert for hints ("h"); None: the table decides
         # (a local one allows them). Sent in every sync when set.
         self.hints: bool | None = None
@@ -137,6 +141,11 @@ class HostSession:
         """`listener(seat, move, events)` runs after every applied move."""
         self._listeners.append(listener)
 
+    def on_rewind(self, listener: Callable[[], None]) -> None:
+        """`listener()` runs after every undo, once the table is back (a record rewrites its
+        moves)."""
+        self._rewound.append(listener)
+
     def submit(self, seat: int, move: Move, state_no: int | None = None) -> list[dict[str, Any]]:
         """Apply `seat`'s move. StaleMove if it was made on an old state; IllegalMove if the
         rules forbid it. Either way nothing changes."""
@@ -159,12 +168,34 @@ class HostSession:
         self.state = after
         self.state_no += 1
         self.moves.append((seat, move))
+        self.undo.moved(before, seat, move, after, len(self.log))
         for event in events:
             event["n"] = self.state_no
         self.log.extend(events)
         for listener in list(self._listeners):
             listener(seat, move, events)
         return events
+
+    def take_back(self, seat: int) -> dict[str, Any]:
+        """`seat` takes its last move back (net.table.undo): the table as it was before it,
+        the moves and events since dropped, and one public event saying so (returned).
+        IllegalMove with a sentence for the player if it may not; nothing changes then."""
+        back_to = self.undo.undo(seat)
+        event = undo_note(seat, back_to)
+        event["n"] = back_to
+        self.log.append(event)
+        for listener in list(self._rewound):
+            listener()
+        return event
+
+    def rewind(self, state_no: int, state: Any, log_len: int) -> None:
+        """Put the table back to state `state_no` (`state`, the log's first `log_len`
+        events), as `UndoBook.undo` found it; the parts that follow the game look afresh."""
+        self.state, self.state_no = state, state_no
+        del self.moves[state_no:]
+        del self.log[log_len:]
+        self.windows.rewound()
+        self.clocks.follow()
 
     def choose_for(self, seat: int, level: str = "strong") -> Move | None:
         """What a bot of `level` would play for `seat` now (also used when a clock runs

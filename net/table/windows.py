@@ -135,6 +135,16 @@ class WindowClock:
         self._answering &= waiting
         self._shown = self._snapshot()
 
+    def rewound(self) -> None:
+        """The table went back (an undo): windows that opened after it are forgotten, and
+        the window open now, if any, is a new one."""
+        if self.enabled:
+            back = self.session.state_no
+            self._closed = deque(((f, last) for f, last in self._closed if last < back),
+                                 maxlen=REMEMBERED)
+            self.open = False
+            self._look(None)
+
     # -- what people do in a window ----------------------------------------------------------
     def keeps(self, seat: int, move: Move, state_no: int | None = None) -> bool:
         """Whether this move waits for the window to close instead of being applied now: a

@@ -123,6 +123,7 @@ PEER_SEALED: dict[str, dict[str, tuple[type, ...]]] = {
     "echo": {"data": (bytes, str, int, OPT)},
     "answering": {"state_no": INT},
     "extend": {"state_no": INT},
+    "undo": {"state_no": INT},
 }
 
 # Frames a host sends to the relay.

@@ -7,11 +7,14 @@ import asyncio
 import os
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import msgpack
 from websockets.asyncio.client import ClientConnection, connect
 
+from net import records
 from net.host.authority import NetHost
 from net.peer.remote import RemoteLink
 from net.players.counted import Outcome, SeatOutcome
@@ -22,7 +25,7 @@ from net.relay.conns import Conn
 from net.relay.peers import PeerDesk
 from net.relay.server import Relay
 from net.table.link import Message, TableLink
-from net.table.session import HostSession
+from net.table.session import HostSession, SeatInfo
 from net.wire.channel import CRYPTO, Channel
 from net.wire.frames import encode
 
@@ -211,3 +214,22 @@ class Raw:
 
     async def error(self) -> dict[str, Any]:
         return await self.recv("error")
+
+
+def local_game(game: str, seed: int, me: Identity, *, drawn: bool = True,
+               bots: tuple[str, ...] = ("strong", "random")) -> Path:
+    """A local game as the app plays it (one person at the keys, "Ada", proven; the record
+    written as it goes), the person choosing at random, the bots of `bots` beside them."""
+    seats = [SeatInfo("Ada"), *(SeatInfo(f"Bot {i + 2}", level) for i, level in enumerate(bots))]
+    session = HostSession(game, seats, seed)
+    session.seats[0] = replace(session.seats[0], **me.prove(session.game_id, 0, "Ada"))
+    recorder = records.LocalRecorder(session, [0], fixed_seed=not drawn)
+    rng = random.Random(seed)
+    while not session.over:
+        seat = session.engine.to_act(session.state)[0]
+        level = session.seats[seat].bot
+        move = (session.choose_for(seat, level) if level
+                else rng.choice(session.engine.legal_moves(session.state, seat)))
+        session.submit(seat, move)
+    assert recorder.path is not None
+    return recorder.path

@@ -32,3 +32,10 @@ def test_the_ladder_bench_rates_every_level(engine_id: str,
 def test_farming_with_fresh_keys_lifts_no_higher_than_the_honest_way() -> None:
     for games, farmer, honest in ladder.farming(30):
         assert farmer <= honest, (games, farmer, honest)
+
+
+def test_no_deals_is_refused_with_a_message(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        ladder.main(["schoko", "--deals", "0"])
+    assert stopped.value.code == 2
+    assert "--deals: must be 1 or more" in capsys.readouterr().err

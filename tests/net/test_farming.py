@@ -46,6 +46,6 @@ def test_the_same_pair_counts_less_every_time_they_meet(tmp_path: Path) -> None:
 def test_a_provisional_rating_is_shown_with_a_question_mark() -> None:
     from tui.screens.ratings import rating_of
 
-    assert rating_of(3.0, 1, "id:new") == "3.0?"
-    assert rating_of(3.0, ratings.PROVISIONAL_GAMES, "id:old") == "3.0"
-    assert rating_of(3.0, 0, "bot:strong") == "3.0"
+    assert rating_of(3.0, 1, "id:new") == "1800?"  # on the scale players see
+    assert rating_of(3.0, ratings.PROVISIONAL_GAMES, "id:old") == "1800"
+    assert rating_of(3.0, 0, "bot:strong") == "1800"

@@ -19,13 +19,13 @@ NET = Path(__file__).resolve().parents[2] / "net"
 # only what stands on its own floor or below, and never a sibling package on its floor.
 FLOORS = {
     "net.home": 0, "net.wire": 0,
-    "net.table": 1,
+    "net.table": 1, "net.tournament": 1,
     "net.records": 2, "net.discovery": 2,
     "net.relay": 3, "net.players": 3,
-    "net.host": 4, "net.peer": 4, "net.words": 4,
+    "net.host": 4, "net.peer": 4, "net.words": 4, "net.puzzles": 4,
     "net.ssh": 5,
     "net.web": 6,
-    "net.headless": 6,
+    "net.headless": 6, "net.director": 7,
 }
 
 

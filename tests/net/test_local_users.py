@@ -1,11 +1,13 @@
 """A shared machine is not one address: the relay asks the kernel whose socket a loopback
-connection is (/proc/net/tcp and tcp6) and counts each local user on their own, so one user
-holding every room the cap allows blocks nobody else of the machine. Where /proc does not
+connection is (sock_diag for that one socket, else /proc/net/tcp and tcp6) and counts each
+local user on their own, so one user holding every room the cap allows blocks nobody else of
+the machine. Where /proc does not
 say, all loopback is one address, as before."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import socket
 import sys
@@ -47,6 +49,12 @@ def test_the_owner_of_a_real_socket_is_read_from_proc(family: int, host: str) ->
         # The accepted end (local and remote the other way round) is not the connecting one.
         assert addresses.socket_owner(local, peer) == os.getuid()  # ... ours as well, but:
         assert addresses.socket_owner(peer, (host, 1)) is None  # no such connection
+        # Both ways of asking the kernel know it (sock_diag where the machine has it).
+        want = (addresses.plain(*peer), addresses.plain(*local))
+        assert addresses.proc_owner(want) == os.getuid()
+        with contextlib.suppress(OSError):
+            assert addresses.diag_owner(*want) == os.getuid()
+            assert addresses.diag_owner(want[0], (want[1][0], 1)) is None
         named = addresses.local_user(peer[0], peer, local)
         assert named == f"{peer[0]}{addresses.USER_MARK}{os.getuid()}"
         assert addresses.group(named) == f"{addresses.USER}{os.getuid()}"
@@ -61,7 +69,8 @@ def test_without_proc_or_off_loopback_the_address_is_counted_as_it_was() -> None
     server, client, accepted = connected(socket.AF_INET, "127.0.0.1")
     try:
         peer, local = accepted.getpeername()[:2], accepted.getsockname()[:2]
-        assert addresses.socket_owner(peer, local, tables=("/nonexistent/tcp",)) is None
+        want = (addresses.plain(*peer), addresses.plain(*local))
+        assert addresses.proc_owner(want, tables=("/nonexistent/tcp",)) is None
         assert addresses.local_user("203.0.113.9", peer, local) == "203.0.113.9"
         assert addresses.local_user("127.0.0.1", None, None) == "127.0.0.1"
         assert addresses.group("127.0.0.1") == addresses.LOOPBACK

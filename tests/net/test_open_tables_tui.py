@@ -142,7 +142,7 @@ async def test_a_strangers_relay_cannot_mark_up_or_break_a_row() -> None:
     and a rating and finished share the relay vouches for are shown as numbers, with the
     share the host asks of its players."""
     row = {"code": "K7QX-9MPA-B3CD", "game": "schoene", "seats": 3, "free": 1,
-           "host": "[/]\n[b]Eve", "identity": None, "rating": 1512.4, "finished": 0.875,
+           "host": "[/]\n[b]Eve", "identity": None, "rating": 12.4, "finished": 0.875,
            "waiting": 5, "bots_in": None, "min_finished": 0.8}
     body = json.dumps({"tables": [row]}).encode()
     async with serve(lambda ws: ws.close(), "127.0.0.1", 0,
@@ -154,7 +154,7 @@ async def test_a_strangers_relay_cannot_mark_up_or_break_a_row() -> None:
             await until(pilot, lambda: rows(screen), "the row")
             (text,) = rows(screen)
             assert "[/] [b]Eve" in text and "\n" not in text
-            assert "1512" in text and "88%" in text and "≥80%" in text
+            assert "2740" in text and "88%" in text and "≥80%" in text  # 1500 + 100 × 12.4
             listing = screen.query_one("#tables-list", OptionList)
             assert listing.get_option_at_index(0).prompt.cell_length <= 76  # one line at 80
 

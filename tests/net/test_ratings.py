@@ -21,7 +21,7 @@ from typing import Any
 import asyncssh
 import psycopg
 import pytest
-from netsupport import TIMEOUT, Player
+from netsupport import TIMEOUT, Player, local_game
 from ssh_support import OpenTable, code_on, connect
 from test_ssh_play import play_by_taking
 
@@ -51,19 +51,7 @@ def local_record(seed: int, me: identity.Identity | None = None, *, drawn: bool 
     written as it goes), the person choosing at random."""
     me = me or identity.mine()
     assert me is not None
-    seats = [SeatInfo("Ada"), *(SeatInfo(f"Bot {i + 2}", level) for i, level in enumerate(bots))]
-    session = HostSession("schoene", seats, seed)
-    session.seats[0] = replace(session.seats[0], **me.prove(session.game_id, 0, "Ada"))
-    recorder = records.LocalRecorder(session, [0], fixed_seed=not drawn)
-    rng = random.Random(seed)
-    while not session.over:
-        seat = session.engine.to_act(session.state)[0]
-        level = session.seats[seat].bot
-        move = (session.choose_for(seat, level) if level
-                else rng.choice(session.engine.legal_moves(session.state, seat)))
-        session.submit(seat, move)
-    assert recorder.path is not None
-    return recorder.path
+    return local_game("schoene", seed, me, drawn=drawn, bots=bots)
 
 
 def counted(path: Path) -> ladder.Counted:
@@ -556,7 +544,14 @@ def test_the_players_command_prints_the_ladder_and_json(capsys: pytest.CaptureFi
     assert {row["ident"] for row in data["schoene"]} == {me.fingerprint, "bot:strong",
                                                          "bot:random"}
     assert [row["place"] for row in data["schoene"]] == [1, 2, 3]
-    assert all(set(row) >= {"ident", "name", "rating", "games"} for row in data["schoene"])
+    assert all(set(row) >= {"ident", "name", "rating", "games", "mu", "sigma", "shown",
+                            "provisional"} for row in data["schoene"])
+    for row in data["schoene"]:  # the raw fields stay; the shown one is their display scale
+        assert row["shown"] == round(1500 + 100 * (row["mu"] - 3 * row["sigma"]))
+        assert row["provisional"] is not row["ident"].startswith("bot:")  # one game: a person
+        line = next(line for line in out.splitlines() if row["ident"] in line)
+        assert f" {row['shown']}{'?' if row['provisional'] else ''} " in line
+    assert "each bot level is one entry" in out
     cli.main(["players", "chez_geek"])
     assert "no rated games yet" in capsys.readouterr().out
 
@@ -657,6 +652,7 @@ async def test_a_guest_at_the_screen_sees_the_rating_change_once_the_record_is_s
 
     from tui.app import TabletopApp
     from tui.screens.join import JoinScreen
+    from tui.screens.ratings import rating_of
     from tui.screens.results import ResultsScreen
 
     host = NetHost("schoko", 2, relay_url=relay.url, bot_delay=0, level="random")
@@ -677,8 +673,9 @@ async def test_a_guest_at_the_screen_sees_the_rating_change_once_the_record_is_s
             assert mine is not None
             pia = next(c for c in results.rated.changes if c.ident == mine.fingerprint)
             row = results.query_one(f"#rating-{pia.seat}", Static)
-            assert row.has_class("-rated") and f"rating {pia.after.rating:.1f}" in str(
-                row.render())
+            shown = rating_of(pia.after.rating, 1, pia.ident)  # her first game: provisional
+            assert shown.endswith("?") and not shown.startswith("-")
+            assert row.has_class("-rated") and f"rating {shown}" in str(row.render())
     finally:
         await host.close()
 

@@ -26,6 +26,7 @@ from tui import prefs
 from tui.app import TabletopApp
 from tui.screens.host import HostScreen
 from tui.screens.net_lobby import HostLobbyScreen, PeerLobbyScreen
+from tui.screens.ratings import points
 
 
 def seat_line(lobby: HostLobbyScreen, index: int) -> str:
@@ -65,7 +66,7 @@ async def test_the_host_forms_minimum_reaches_the_room_and_the_lobby_shows_the_w
             finished = "92% finished" if lang == "en" else "92% beendet"
             await until(pilot, lambda: finished in seat_line(lobby, 1), "Bea's word")
             rating = host.seat_list()[1]["rating"]
-            assert f"Bea · {finished} · {rating:.1f}" in seat_line(lobby, 1)
+            assert f"Bea · {finished} · {points(rating)}" in seat_line(lobby, 1)
             assert "Neu" in seat_line(lobby, 2) and "·" not in seat_line(lobby, 2)
             minimum = "at least 80% finished" if lang == "en" else "mindestens 80% beendete"
             line = lobby.query_one("#netlobby-public", Static)

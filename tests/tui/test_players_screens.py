@@ -21,7 +21,7 @@ from tui.app import TabletopApp, local_app
 from tui.screens.menu import MENU_ITEMS, MenuScreen
 from tui.screens.player_page import PlayerPage
 from tui.screens.players import PlayersScreen
-from tui.screens.ratings import number
+from tui.screens.ratings import change, number
 from tui.screens.results import ResultsScreen
 
 SIZES = ((80, 24), (160, 50))
@@ -74,6 +74,9 @@ def fits(table: DataTable) -> bool:  # type: ignore[type-arg]
 
 
 async def test_a_game_played_by_keys_shows_each_seats_rating_change() -> None:
+    """The results, the ladder and the player's page say the same rating, on the scale
+    players see, provisional ("?") after a first game and never negative; each bot level sits
+    on the ladder once, and the ladder says so."""
     from test_play import play_to_results
 
     app = local_app("schoene", 1, 2, "strong", lang="en", bot_delay=0, names=["Ada"])
@@ -86,11 +89,21 @@ async def test_a_game_played_by_keys_shows_each_seats_rating_change() -> None:
         assert results.rated is not None and results.rated.refused is None
         changes = {c.seat: c for c in results.rated.changes}
         rows = results.query(".rating").results(Static)
+        said = {}
         for row in rows:
             seat = int(str(row.id).removeprefix("rating-"))
             shown = text(row)
-            assert f"rating {changes[seat].after.rating:.1f}" in shown
-            assert row.region.width >= len(shown.split("\n")[1])  # in sight, whole
+            delta, rating = shown.split("\n")[:2]
+            assert rating.startswith("rating ")
+            said[changes[seat].ident] = rating.removeprefix("rating ")
+            assert delta == change(changes[seat].delta)
+            assert row.region.width >= len(rating)  # in sight, whole
+        me = identity.mine()
+        assert me is not None
+        mine = said[me.fingerprint]
+        assert mine.endswith("?") and int(mine[:-1]) > 0  # a first game: provisional, positive
+        assert int(mine[:-1]) == round(1500 + 100 * changes[0].after.rating)
+        assert not said["bot:strong"].endswith("?")
         assert results.query_one("#results-rating").region.height == 0  # no "not rated" line
         await pilot.press("f3")  # German: drawn afresh, the ratings still there
         await settle(pilot)
@@ -101,11 +114,18 @@ async def test_a_game_played_by_keys_shows_each_seats_rating_change() -> None:
         await pilot.press("escape")  # the results screen's "menu"
         await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
         players = await open_players(pilot)
-        me = identity.mine()
-        assert me is not None
-        assert "place" in text(players.query_one("#players-you", Static))
+        assert f"rating {mine} " in text(players.query_one("#players-you", Static))
         table = players.query_one("#players-table", DataTable)
         assert players.shown[table.cursor_row].ident == me.fingerprint  # the cursor on you
+        on_ladder = {s.ident: str(table.get_row_at(i)[2]) for i, s in enumerate(players.shown)}
+        assert on_ladder == said  # the ladder says what the results said, bots too
+        assert "Each bot level is one entry" in text(players.query_one("#players-note", Static))
+        await pilot.press("p")
+        page = await until(pilot, lambda: isinstance(app.screen, PlayerPage) and app.screen,
+                           "my page")
+        await settle(pilot)
+        games = page.query_one("#page-games", DataTable)
+        assert str(games.get_row_at(0)[1]) == mine  # and so does the player's page
 
 
 async def test_a_practice_game_says_why_it_is_not_rated() -> None:

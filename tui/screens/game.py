@@ -31,6 +31,7 @@ from tui.screens.chat_log import Entry
 from tui.screens.handoff import HandoffScreen
 from tui.screens.overlays import ConfirmScreen, LogOverlay
 from tui.screens.results import ResultsScreen
+from tui.screens.takeback import concede_question, undo_line
 from tui.widgets import EventLog, room
 from tui.widgets.clocks import SeatClocks, setting_words, span
 from tui.widgets.footer import Footer
@@ -65,6 +66,9 @@ class GameScreen(TableScreen[None]):
         ("escape", "leave", "key.menu", True),
         ("f6", "log", "game.key.log", True),
         ("f7", "extend", "clock.key", True),  # shown only while it can be asked for
+        ("u", "undo", "game.key.undo", True),  # shown only while the table allows it
+        ("u", "ask_undo", "game.key.undo", False),  # else the table says why not
+        ("f8", "concede", "game.key.concede", False),
         # Rules, theme and language still work here, but the footer keeps its room for the
         # game's keys and Quit: at 80 columns there is not enough for all of them.
         ("f1,question_mark", "app.rules", "key.rules", False),
@@ -99,6 +103,8 @@ class GameScreen(TableScreen[None]):
         self._was_my_turn = False
         self._clocks_seen: dict[str, Any] | None = None  # the clocks as last logged
         self._extend_offered = False  # whether the footer offers the extension now
+        self._undo: dict[int | None, bool] = {}  # whether each seat here may undo now
+        self._undo_offered = False  # whether the footer offers undo now
         # The link's messages that came while the table is composed afresh (F3's language),
         # handled once it is there; None: not recomposing.
         self._held: list[dict[str, Any]] | None = None
@@ -239,6 +245,10 @@ class GameScreen(TableScreen[None]):
         kind, payload = entry
         if kind == "event":
             names = self.latest.names if self.latest else []
+            if payload.get("kind") == "undo":  # the table's event, not the game's
+                seat = payload.get("seat")
+                name = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
+                return undo_line(name, self.link.seats == [seat])
             return boards.describe(self.engine_id, payload, names, language())
         if kind == "chat":
             return tr("game.chat", name=payload.get("name"), text=payload.get("text"))
@@ -333,7 +343,10 @@ class GameScreen(TableScreen[None]):
         )
         before = self.tables.get(seat)
         self.tables[seat] = table
-        if self.latest is None or table.state_no >= self.latest.state_no:
+        self._undo[seat] = data.get("undo") is True
+        # A sync is the table as it is: after an undo its state number is an earlier one.
+        if (self.latest is None or table.state_no >= self.latest.state_no
+                or data["type"] == "sync"):
             self.latest = table
         if seat == self.shown and before is not None and before.state_no != table.state_no:
             self._clear_hint()  # it spoke of the table before this move
@@ -343,7 +356,8 @@ class GameScreen(TableScreen[None]):
             if data["type"] == "sync":
                 self._start_log(data.get("log", []))
                 if self.link.rated and table.result is None:
-                    self._log([("note", tr("game.rated"))], note=True)
+                    self._log([("note", f"{tr(self.RATED_NOTE)} {tr('game.concede.note')}")],
+                              note=True)
                 if table.clocks is not None:  # how the clocks go, and the key for more time
                     words = setting_words(table.clocks)
                     key = "clock.note" if self.link.seats else "clock.note.watching"
@@ -445,8 +459,9 @@ class GameScreen(TableScreen[None]):
             board.show(self.tables[target])
         self._update_topbar()
         table = self.tables[target]
-        if self._may_extend(table) != self._extend_offered:  # the footer shows it, or not
-            self._extend_offered = not self._extend_offered
+        offers = (self._may_extend(table), self._may_undo())
+        if offers != (self._extend_offered, self._undo_offered):  # the footer shows them, or not
+            self._extend_offered, self._undo_offered = offers
             self.refresh_bindings()
         self._ring_on_turn()
         if self.result is not None and not self._results_open:
@@ -567,10 +582,46 @@ class GameScreen(TableScreen[None]):
         return (table.seat is not None and not table.replay and isinstance(running, list)
                 and table.seat in running and not _flag(clocks, "extended", table.seat))
 
+    def _may_undo(self) -> bool:
+        """Whether the seat on show may take its last move back now (the table says so)."""
+        table = self.shown_table
+        return (table is not None and table.seat is not None and not table.replay
+                and self._undo.get(table.seat, False) and self.result is None)
+
+    def action_undo(self) -> None:
+        self.action_ask_undo()
+
+    def action_ask_undo(self) -> None:
+        """Take the seat on show's last move back (net.table.undo); the table says why not."""
+        table = self.shown_table
+        if table is None or table.seat is None:
+            return
+        self._leaving = False
+        self.run_worker(self.link.undo(table.seat, table.state_no), group="link")
+
+    def action_concede(self) -> None:
+        """Concede: leaving, asked first, saying what it costs in a rated game."""
+        table = self.latest
+        if not self.link.seats or table is None or table.result is not None:
+            return
+        rated = self.link.rated and table.state_no > 0
+        question = concede_question(rated)
+        if (others := self.leave_question()) is not None:
+            question = f"{question} {others}"
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.run_worker(self._close_then(self.dismiss), group="link")
+
+        self.app.push_screen(ConfirmScreen(question, tr("game.concede.yes"),
+                                           tr("game.concede.no")), answered)
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "extend":
             table = self.shown_table
             return table is not None and self._may_extend(table)
+        if action == "undo":
+            return self._may_undo()
         return True
 
     def _clear_hint(self) -> None:
@@ -607,6 +658,10 @@ class GameScreen(TableScreen[None]):
     def leave_question(self) -> str | None:
         """What leaving would do to other people, to ask about first; None: nothing."""
         return None
+
+    # What a rated game says before its first move (a hosted one says what the host's leaving
+    # does to the others).
+    RATED_NOTE = "game.rated"
 
 
 def log_width(width: int, board_width: int) -> int:

@@ -10,12 +10,13 @@ from textual.containers import Vertical
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from tui.i18n import tr
+from tui.i18n import register, tr
+from tui.screens import tournament_words  # noqa: F401  (the menu's word for it)
 from tui.screens.base import KeySpec, TableScreen
 from tui.widgets.footer import Footer
 
-MENU_ITEMS = ("play", "host", "join", "tables", "quick", "rules", "settings", "past", "players",
-              "quit")
+MENU_ITEMS = ("play", "host", "join", "tables", "quick", "rules", "puzzles", "settings", "past",
+              "players", "tournaments", "quit")
 
 BANNER = "♠ ♥  tabletop-tui  ♦ ♣"
 
@@ -114,3 +115,6 @@ class GamePickerScreen(TableScreen[str | None]):
     def action_back(self) -> None:
         self.dismiss(None)
 
+
+
+register({"en": {"menu.puzzles": "Puzzles"}, "de": {"menu.puzzles": "Rätsel"}})

@@ -36,6 +36,7 @@ from tui.screens.game import LinkMessage
 from tui.screens.lobby import BOT_LEVELS, clock_rows
 from tui.screens.net_errors import why
 from tui.screens.overlays import ConfirmScreen
+from tui.screens.ratings import points
 from tui.screens.reclaim import ask_reclaim
 from tui.widgets import EventLog
 from tui.widgets.clocks import setting_words
@@ -85,14 +86,14 @@ NetLobby.-slim .netlobby-row Switch { margin-left: 0; }
 
 def standing_words(seat: dict[str, Any]) -> list[str]:
     """What the table says of a seat's proven person, for beside their name: their finished
-    share and their rating at this game ("92% finished", "27.3"), each only when known. The
+    share and their rating at this game ("92% finished", "1873"), each only when known. The
     host's word is a stranger's: anything but a number in range is left out."""
     finished, rating = seat.get("finished"), seat.get("rating")
     words = []
     if isinstance(finished, int | float) and not isinstance(finished, bool) and 0 <= finished <= 1:
         words.append(tr("netlobby.finished", share=percent(finished)))
     if isinstance(rating, int | float) and not isinstance(rating, bool) and abs(rating) < 1e6:
-        words.append(f"{rating:.1f}")
+        words.append(points(rating))
     return words
 
 

@@ -20,10 +20,11 @@ from textual_plotext import PlotextPlot
 
 from engines import get_engine
 from net.players import ladder
+from net.players.ratings import shown
 from net.players.store import Opponent, Played, StoreError, Summary
 from tui.i18n import register, tr
 from tui.screens.base import SLIM_BELOW, KeySpec, TableScreen
-from tui.screens.ratings import number, player_name
+from tui.screens.ratings import number, player_name, rating_of
 from tui.widgets.footer import Footer
 
 # The table's columns, and those a slim screen keeps (the rest on the line beneath: page.more).
@@ -121,11 +122,11 @@ class PlayerPage(TableScreen[None]):
         self.query_one("#page-note", Static).update(Content(note))
         self._show_game()
 
-    @staticmethod
-    def _cells(summary: Summary) -> list[Text]:
+    def _cells(self, summary: Summary) -> list[Text]:
         """A game's row, in the order of COLUMNS."""
         return [Text(get_engine(summary.engine).title),
-                Text(number(summary.skill.rating), justify="right"),
+                Text(rating_of(summary.skill.rating, summary.games, self.ident),
+                     justify="right"),
                 Text(str(summary.games), justify="right"),
                 Text(str(summary.wins), justify="right"),
                 Text(number(summary.mean_place), justify="right"),
@@ -158,7 +159,8 @@ class PlayerPage(TableScreen[None]):
         plt = plot.plt
         plt.clear_data()
         numbers = list(range(len(history) + 1))
-        ratings = [0.0] + [played.after.rating for played in history]  # everyone starts at 0
+        # Everyone starts at 0 (shown as 1500).
+        ratings = [shown(0.0)] + [played.after.shown for played in history]
         accent = Color.parse(self.app.theme_variables.get("accent", "yellow")).rgb
         plt.plot(numbers, ratings, marker="braille", color=accent)
         plt.xticks(numbers if len(numbers) <= 10 else None)

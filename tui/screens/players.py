@@ -20,7 +20,7 @@ from net.players import identity, ladder
 from net.players.store import Standing, StoreError
 from tui.i18n import count_key, is_you, register, tr
 from tui.screens.base import KeySpec, TableScreen
-from tui.screens.ratings import number, player_name, rating_of
+from tui.screens.ratings import player_name, rating_of
 from tui.widgets.footer import Footer
 
 # The longest ladder shown; a player further down still sees their own line below it.
@@ -130,7 +130,7 @@ class PlayersScreen(TableScreen[None]):
             table.move_cursor(row=mine_at)
         self.query_one("#players-you", Static).update(Content(self._you(mine)))
         note = (tr("rated.trouble", error=self.trouble) if self.trouble
-                else "" if shown else tr("players.empty"))
+                else tr("players.about") if shown else tr("players.empty"))
         self.query_one("#players-note", Static).update(Content(note))
 
     def _you(self, mine: tuple[Standing, int] | None) -> str:
@@ -141,7 +141,8 @@ class PlayersScreen(TableScreen[None]):
             return tr("players.you.none", game=title)
         standing, total = mine
         return tr("players.you.place", place=standing.place, total=total,
-                  rating=number(standing.skill.rating), game=title,
+                  rating=rating_of(standing.skill.rating, standing.games, standing.ident),
+                  game=title,
                   games=tr(count_key("players.games", standing.games), n=standing.games))
 
     # -- keys ------------------------------------------------------------------------------
@@ -203,6 +204,10 @@ register(
                                    "are not rated.",
             "players.empty": "Nobody is rated at this game yet. A game counts once it is over, "
                              "its shuffle verified and every person in it proven.",
+            "players.about": "A rating is 1500 + 100 × (μ − 3σ) of OpenSkill, a new player's "
+                             "1500; \"?\" marks one still provisional (fewer than 10 rated "
+                             "games). Each bot level is one entry: every game of that level, at "
+                             "any table and in any seat, counts for the one bot.",
             "players.key.open": "Player",
             "players.key.mine": "My page",
             "players.key.game": "Game",
@@ -226,6 +231,11 @@ register(
             "players.empty": "Bei diesem Spiel ist noch niemand gewertet. Ein Spiel zählt, "
                              "sobald es zu Ende ist, das Mischen bestätigt und jede Person darin "
                              "nachgewiesen.",
+            "players.about": "Eine Wertung ist 1500 + 100 × (μ − 3σ) nach OpenSkill, für neue "
+                             "Spieler 1500; „?“ steht bei einer noch vorläufigen (weniger als "
+                             "10 gewertete Spiele). Jede Bot-Stufe ist ein Eintrag: jedes Spiel "
+                             "dieser Stufe, an jedem Tisch und auf jedem Platz, zählt für den "
+                             "einen Bot.",
             "players.key.open": "Spieler",
             "players.key.mine": "Meine Seite",
             "players.key.game": "Spiel",

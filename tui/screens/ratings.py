@@ -25,11 +25,23 @@ def number(value: float, signed: bool = False) -> str:
     return text.replace(".", ",") if language() == "de" else text
 
 
+def points(rating: float) -> str:
+    """A rating (`Skill.rating`) on the scale players see (`ratings.shown`), whole points."""
+    return f"{round(ratings.shown(rating))}"
+
+
+def change(delta: float) -> str:
+    """A change of a rating on the scale players see, with its sign ("±0" for none)."""
+    value = round(ratings.shown_change(delta))
+    return f"{value:+d}" if value else "±0"
+
+
 def rating_of(rating: float, games: int, ident: str) -> str:
-    """A rating as the ladder and a player's page show it: with "?" while provisional (fewer
-    than `ratings.PROVISIONAL_GAMES` counted games of a person)."""
+    """A rating as the ladder, a player's page and the results show it: on the scale players
+    see, with "?" while provisional (fewer than `ratings.PROVISIONAL_GAMES` counted games of a
+    person)."""
     bot = ident.startswith(identity.BOT_PREFIX)
-    return number(rating) + ("?" if ratings.provisional(games, bot) else "")
+    return points(rating) + ("?" if ratings.provisional(games, bot) else "")
 
 
 def unrated(refused: Unrated) -> str:
@@ -57,6 +69,10 @@ register(
             "rated.why.unstarted": "the game was left before its first move",
             "rated.why.pending": "the game is not over; it counts as left unless it is taken "
                                  "up again within a day of its start",
+            "rated.why.level": "seat {n} names {level!r}, which is no bot level",
+            "rated.why.botmove": "seat {n}'s moves are not those of the {level} bot it names "
+                                 "(move {move})",
+            "rated.why.closed": "the host's signed close does not match the game",
             "rated.rating": "rating {rating}",
             "rated.left": "left early",
         },
@@ -79,6 +95,11 @@ register(
             "rated.why.unstarted": "das Spiel wurde vor dem ersten Zug verlassen",
             "rated.why.pending": "das Spiel ist nicht zu Ende; es zählt als verlassen, wenn es "
                                  "nicht binnen eines Tages nach seinem Beginn fortgesetzt wird",
+            "rated.why.level": "Platz {n} nennt {level!r}, das ist keine Bot-Stufe",
+            "rated.why.botmove": "die Züge von Platz {n} sind nicht die des Bots {level}, den er "
+                                 "nennt (Zug {move})",
+            "rated.why.closed": "das unterschriebene Schließen des Gastgebers passt nicht zum "
+                                "Spiel",
             "rated.rating": "Wertung {rating}",
             "rated.left": "vorzeitig gegangen",
         },

@@ -26,7 +26,8 @@ from tui import boards
 from tui.bindings import bindings_over
 from tui.i18n import tr, you_key
 from tui.screens.base import KeySpec, TableScreen
-from tui.screens.ratings import number, unrated
+from tui.screens.ratings import change as shown_change
+from tui.screens.ratings import rating_of, unrated
 from tui.screens.verdict import verify_line
 from tui.widgets.footer import Footer
 from tui.widgets.stats import StatsTable
@@ -168,8 +169,9 @@ class ResultsScreen(TableScreen[str]):
         change = next((c for c in changes if c.seat == seat), None)
         if change is None:
             return Content("")
-        lines = [number(change.delta, signed=True),
-                 tr("rated.rating", rating=number(change.after.rating))]
+        games = self.rated.games.get(change.ident, 0) if self.rated else 0
+        lines = [shown_change(change.delta),
+                 tr("rated.rating", rating=rating_of(change.after.rating, games, change.ident))]
         if change.left:
             lines.append(tr("rated.left"))
         style = "$success" if change.delta > 0 else "$error" if change.delta < 0 else ""

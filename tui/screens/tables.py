@@ -37,6 +37,7 @@ from tui.screens.join import JoinScreen
 from tui.screens.lobby import BOT_LEVELS
 from tui.screens.menu import GamePickerScreen
 from tui.screens.overlays import ConfirmScreen
+from tui.screens.ratings import points
 from tui.widgets.footer import Footer
 
 ALL = "all"
@@ -83,7 +84,7 @@ def cells(table: OpenTable) -> list[str]:
     stranger's: shown as printed text on one line."""
     host = clean(table.host) + (f" {short_identity(clean(table.identity))}"
                                 if table.identity else "")
-    rating = "–" if table.rating is None else f"{table.rating:.0f}"
+    rating = "–" if table.rating is None else points(table.rating)
     finished = "–" if table.finished is None else f"{table.finished:.0%}"
     asks = "" if table.min_finished is None else f"≥{table.min_finished:.0%}"
     return [game_title(table.game), f"{table.free}/{table.seats}", host, rating, finished, asks]

@@ -96,6 +96,9 @@ register(
                 "der Gastgeber sagt, du hättest das Spiel verlassen, aber du warst am Ende am "
                 "Tisch"
             ),
+            "fair.closed": (
+                "das Schließen des Gastgebers passt nicht zu dem Spiel, das er offengelegt hat"
+            ),
         },
     }
 )

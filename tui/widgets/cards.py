@@ -139,7 +139,9 @@ def group_cells(
     group: Sequence[str | Face], mark_first: bool, width: int | None = None
 ) -> list[tuple[str, str]]:
     """The (text, style) cells of one group: each label padded, so a group reads as one strip
-    of card face; with `mark_first`, only the first label is bold (e.g. the card that counts).
+    of card face; with `mark_first`, only the first label is bold (e.g. the card that counts)
+    and the others stand in brackets, so it shows without colour too (same width: " 22 "
+    becomes "(22)").
     A `Face` is a card of its own colours, its name and value on one line; a name too long for
     `width` is cut, never its value."""
     cells = []
@@ -152,8 +154,10 @@ def group_cells(
                 name = name[: max(room - 1, 1)] + "…"
             cells.append((f" {name}{value} ", f"bold {label.ink} on {label.paper}"))
         else:
-            style = CARD_STYLE if i == 0 or not mark_first else DIM_STYLE
-            cells.append((f" {label} ", style))
+            if i == 0 or not mark_first:
+                cells.append((f" {label} ", CARD_STYLE))
+            else:
+                cells.append((f"({label})", DIM_STYLE))
     return cells
 
 

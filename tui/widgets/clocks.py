@@ -1,11 +1,12 @@
 """Every seat's game clock in one line of the table's top bar, for every game alike.
 
-The host counts the clocks (net.table.clocks) and every table message carries them: the
-seconds each seat had left when it was sent, and whose clock runs. Between messages this line
-counts the running clock down by itself, as the Chez Geek window banner's countdown does, so
-it ticks without a message a second. A clock that ran out shows in the warning colour, one
-that took its extension a "+". Names shorten (keeping a seat's number), then go, before a time
-does: at 80 columns six clocks must fit beside whose turn it is.
+The host counts the clocks (net.table.clocks) and every table message carries them: the seconds
+each seat had left when it was sent, and whose clock runs. Between messages this line counts
+the running clock down by itself, as the Chez Geek window banner's countdown does, so it ticks
+without a message a second. A clock that ran out shows in the warning colour and with a "!"
+(never in colour alone), one that took its extension a "+", the running one a "▶". Names
+shorten (keeping a seat's number), then go, before a time does: at 80 columns six clocks must
+fit beside whose turn it is.
 
 Also here: a clock setting in words, for the lobbies ("3 min + 5 s a turn").
 """
@@ -168,10 +169,10 @@ class SeatClocks(Static):
             name = short_name(self.names[seat], cut)
             runs = seat in running
             mark = "▶" if runs else ""
-            more = "+" if extended[seat] is True else ""
+            out = isinstance(timeouts[seat], int) and timeouts[seat] > 0
+            more = ("+" if extended[seat] is True else "") + ("!" if out else "")
             text = f"{mark}{name} {clock_time(seconds)}{more}" if name else \
                 f"{mark}{clock_time(seconds)}{more}"
-            out = isinstance(timeouts[seat], int) and timeouts[seat] > 0
             if runs and seconds <= LOW:
                 style = "bold $warning"
             elif runs:

@@ -23,7 +23,9 @@ from textual.widget import Widget
 
 @dataclass(frozen=True)
 class Mark:
-    """One character in a corner of a cell: "tl" (top-left) or "br" (bottom-right)."""
+    """One character in a corner of a cell: "tl" (top-left) or "br" (bottom-right), or "in":
+    the corner of a framed piece nearest its tile's middle (across from its frame's corner),
+    "in2" the cell beside that one, away from the middle along the row."""
 
     char: str
     style: str
@@ -74,11 +76,17 @@ def cell_rows(look: CellLook, w: int, h: int) -> list[list[Segment]]:
         if right:
             chars[-1] = (frame[3] if top_half else frame[5]) if across else frame[1]
             styles[-1] = look.edge_style
+        inner_row = h - 1 if "t" in edges else 0
+        inner_col = w - 1 if left else 0
         for mark in look.marks:
             if mark.corner == "tl" and sub == 0:
                 chars[0], styles[0] = mark.char, mark.style
             elif mark.corner == "br" and sub == h - 1:
                 chars[-1], styles[-1] = mark.char, mark.style
+            elif mark.corner in ("in", "in2") and sub == inner_row:
+                col = inner_col if mark.corner == "in" else inner_col + (-1 if left else 1)
+                if 0 <= col < w:
+                    chars[col], styles[col] = mark.char, mark.style
         rows.append(_runs(chars, styles))
     return rows
 
@@ -93,6 +101,19 @@ def draw_grid(paint: Painter, region: Region, cell: tuple[int, int]) -> Content:
         for sub in range(h):
             lines.append(Content.assemble(*(seg for rows in drawn for seg in rows[sub])))
     return Content("\n").join(lines)
+
+
+def _solid_pixel(upper: str, lower: str, up: bool, down: bool) -> Segment:
+    """One character of square pixels where only solid cells are blocks: the others are the
+    cell's background (a half beside an empty cell widens to the whole character)."""
+    if up and down:
+        return "█", upper
+    if up:
+        return "▀", f"{upper} on {lower}" if lower else upper
+    if down:
+        return "▄", f"{lower} on {upper}" if upper else lower
+    back = upper or lower
+    return " ", f"on {back}" if back else ""
 
 
 def _runs(chars: list[str], styles: list[str]) -> list[Segment]:
@@ -220,17 +241,23 @@ class GridCanvas(Widget):
         self.post_message(self.Clicked(*self.cell_at(event.x, event.y)))
 
 
-def half_blocks(colour: Callable[[int, int], str], region: Region) -> Content:
+def half_blocks(colour: Callable[[int, int], str], region: Region,
+                solid: Callable[[int, int], bool] | None = None) -> Content:
     """`region` in square pixels, one grid cell a column wide and half a row high ("▀" in
     the upper cell's colour on the lower one's): a whole layout in a corner of a screen.
-    `colour(x, y)` is a colour or theme variable, "" for an empty cell."""
+    `colour(x, y)` is a colour or theme variable, "" for an empty cell. With `solid`, the
+    cells it names are the only ones drawn as blocks (the others as the background they lie
+    on), so the picture's shapes say which they are without colour."""
     x0, y0, x1, y1 = region
     lines: list[Content] = []
     for y in range(y0, y1 + 1, 2):
         runs: list[Segment] = []
         for x in range(x0, x1 + 1):
             upper, lower = colour(x, y), colour(x, y + 1) if y + 1 <= y1 else ""
-            if upper and lower:
+            if solid is not None:
+                runs.append(_solid_pixel(upper, lower, solid(x, y),
+                                         y + 1 <= y1 and solid(x, y + 1)))
+            elif upper and lower:
                 runs.append(("▀", f"{upper} on {lower}"))
             elif upper or lower:
                 runs.append(("▀" if upper else "▄", upper or lower))

@@ -1,7 +1,8 @@
 """How Chez Geek cards look on the table: every kind in a colour of its own (so a room reads
 at a glance: persons blue, activities orange, Things as plain cards, anytime cards purple),
 the job as a gold card, and the values a card carries in two signs: $ for its cost, ★ for its
-slack. The colours are the same in every theme, like the dwarves' in Zwergenamulett."""
+slack. The colours are the same in every theme, like the dwarves' in Zwergenamulett. The kind
+is never told by colour alone: its sign (`KIND_SIGNS`) stands before the card's values."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ KINDS: dict[str, tuple[str, str]] = {
     "thing": ("$card-ink", "$card"),
     "anytime": ("#ffffff", "#6e3b8f"),
 }
+# Each kind's sign, printed on the card beside its values.
+KIND_SIGNS: dict[str, str] = {"person": "☺", "activity": "♪", "thing": "◇", "anytime": "↯"}
 JOB_COLOURS = ("#1d1d1d", "#e0b84a")
 COST, SLACK = "$", "★"
 BAR_FULL, BAR_EMPTY = "█", "░"
@@ -27,9 +30,14 @@ def _colours(kind: object) -> tuple[str, str]:
     return KINDS.get(str(kind), KINDS["thing"])
 
 
-def values(cost: object, slack: object) -> str:
-    """A card's cost and slack in signs ("$2 ★3", "★d6-1"); "" for neither."""
-    parts = []
+def sign(kind: object) -> str:
+    """A kind's sign ("thing"'s for an unknown kind, as its colours)."""
+    return KIND_SIGNS.get(str(kind), KIND_SIGNS["thing"])
+
+
+def values(cost: object, slack: object, kind: object = None) -> str:
+    """A card's kind sign (when given), cost and slack ("☺ $2 ★3", "★d6-1")."""
+    parts = [] if kind is None else [sign(kind)]
     if cost:
         parts.append(f"{COST}{cost}")
     if slack not in (None, "", "0"):
@@ -41,7 +49,8 @@ def hand_face(card: dict[str, Any]) -> Face:
     """A hand card from the view: name, cost and slack, its kind's colours."""
     ink, paper = _colours(card.get("type"))
     return Face(breakable(card_name(card.get("card"))),
-                values(card.get("cost"), card.get("slack")), ink=ink, paper=paper)
+                values(card.get("cost"), card.get("slack"), card.get("type")),
+                ink=ink, paper=paper)
 
 
 def room_face(entry: dict[str, Any], kind: object) -> Face:
@@ -49,7 +58,8 @@ def room_face(entry: dict[str, Any], kind: object) -> Face:
     ink, paper = _colours(kind)
     tokens = int(entry.get("tokens") or 0)
     value = f"{entry.get('value')}{tokens:+d}" if tokens else str(entry.get("value"))
-    return Face(breakable(card_name(entry.get("card"))), f"{SLACK}{value}", ink=ink,
+    return Face(breakable(card_name(entry.get("card"))), f"{sign(kind)} {SLACK}{value}",
+                ink=ink,
                 paper=paper)
 
 

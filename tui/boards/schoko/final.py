@@ -1,6 +1,8 @@
 """The table as the game left it, under the results: drawn as on the board (framed tiles,
 level 2, Smarties) where the screen has room for it, else in square pixels (a piece a column
-wide and half a row high), so the whole layout always shows, even at 80×24."""
+wide and half a row high, the dark pieces the blocks and the white ones the ground they lie on,
+so the dark pieces' shapes read without colour too), so the whole layout always shows, even at
+80×24."""
 
 from __future__ import annotations
 
@@ -45,12 +47,17 @@ class FinalTable(Widget):
         if cell is not None:
             drawn = draw_grid(self.picture.look, self.extent, cell)
         else:
-            drawn = half_blocks(self._colour, self.extent)
+            drawn = half_blocks(self._colour, self.extent, self._dark)
         # Centred across: the lines padded on the left by half the room they leave.
         lines = drawn.split()
         widest = max((line.cell_length for line in lines), default=0)
         pad = Content(" " * max(0, (self.size.width - widest) // 2))
         return Content("\n").join(pad + line for line in lines)
+
+    def _dark(self, x: int, y: int) -> bool:
+        """Dark pieces are the blocks of the square pixels: their shapes read without colour."""
+        found = self.picture.cells.get((x, y))
+        return found is not None and found[0] == "dark"
 
     def _colour(self, x: int, y: int) -> str:
         found = self.picture.cells.get((x, y))

@@ -5,6 +5,10 @@ side by side as two. A tile on level 2 is framed in heavy lines and a shade ligh
 light caught it; a Smartie tile carries a ● where its four pieces meet (the bottom-right corner
 of its top-left piece).
 
+Colour is never all a piece says: every dark piece carries a small ▪ in its corner nearest the
+tile's middle (beside the ● on a Smartie tile), so the pieces read without colour too, and
+the pieces of a highlighted group are filled with ░ as well as lit.
+
 The last tile of each player is framed in double lines of that player's colour with their
 initial in its top-left corner, so a bot's move is easy to find after it lands. The ghost of
 the tile being placed is see-through, framed green or red, and marks ✓ or ✗ beside its
@@ -32,6 +36,8 @@ GROUND: dict[tuple[str, int], str] = {
 }
 EDGE: dict[str, str] = {"white": "$choc-white-edge", "dark": "$choc-dark-edge"}
 SMARTIE_MARK = "●"
+DARK_MARK = "▪"
+HIGHLIGHT_FILL = "░"
 SMARTIE_INK = "$smartie"
 FRONTIER = CellLook(" ", marks=(Mark("·", "$felt-edge"),))
 # The ghost where it fits / where it does not: its frame, and a mark beside its centre so the
@@ -111,6 +117,10 @@ def piece(
     back = ground or GROUND[(colour, level)]
     ink = edge or EDGE[colour]
     marks: list[Mark] = []
+    if colour == "dark":  # beside a Smartie's ● or the ghost's verdict where both would go
+        crowded = (smartie and corner == (0, 0)) or (verdict is not None and corner == (1, 1))
+        place = "in2" if crowded else "in"
+        marks.append(Mark(DARK_MARK, f"bold {EDGE['white']} on {back}", place))
     if corner == (0, 0):
         if smartie:
             marks.append(Mark(SMARTIE_MARK, f"bold {SMARTIE_INK} on {back}"))
@@ -120,7 +130,7 @@ def piece(
         marks.append(Mark(verdict[0], f"bold {verdict[1]} on {back}", "tl"))
     bold = "bold " if edge else ""
     return CellLook(
-        " ",
+        HIGHLIGHT_FILL if ground == HIGHLIGHT else " ",
         f"on {back}",
         tuple(marks),
         ("l" if dx == 0 else "r") + ("t" if dy == 0 else "b"),

@@ -110,6 +110,17 @@ class HintDesk:
 _DESKS: WeakKeyDictionary[App[Any], HintDesk] = WeakKeyDictionary()
 
 
+def honest(share: float) -> int:
+    """A search's chance as a whole percentage that never claims a certainty the search did
+    not find: 99.6% is 99, not 100 (a "100% to win" game was lost 67-66)."""
+    percent = round(share * 100)
+    if share < 1:
+        percent = min(percent, 99)
+    if share > 0:
+        percent = max(percent, 1)
+    return percent
+
+
 def chance(win: float, playouts: int) -> dict[str, Any]:
     """A search's share of the win in honest words: "about 9 in 10" (never "always": the
     playouts are samples, and a "100% to win" game was lost 67-66), with the 95% margin of

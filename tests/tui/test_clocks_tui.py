@@ -157,3 +157,14 @@ async def test_f3_while_the_bots_play_fast_changes_the_language_and_crashes_noth
             await pilot.press("f3")
             await until(pilot, lambda m=moved: session.state_no > m + 2, "moves meanwhile")
         assert isinstance(app.screen, GameScreen) and app.return_code is None
+
+
+def test_every_games_help_says_how_clocks_and_hints_go_in_english_and_german() -> None:
+    from engines import ENGINE_IDS
+    from tui.help import rules_text
+
+    for game in ENGINE_IDS:
+        english, german = rules_text(game, "en"), rules_text(game, "de")
+        assert "## At every table" in english and "bots have\n  none" in english
+        assert "## An jedem Tisch" in german and "Bots haben keine" in german
+        assert "`F7`" in english and "`F7`" in german

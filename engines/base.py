@@ -58,6 +58,13 @@ class Engine(ABC):
     clock_turns: ClassVar[dict[int, int]] = {}
     think_seconds: float = 10.0
 
+    def offers(self, option: str, seats: int) -> bool:
+        """Whether a lobby for `seats` seats offers `option` (`option_seats`): Chez Geek's deal
+        for two is no choice at a table of four."""
+        fewest, most = self.option_seats.get(option, (0, self.max_players))
+        return fewest <= seats <= most
+
+
     # -- the contract ------------------------------------------------------------------------
     @abstractmethod
     def new_game(self, num_players: int, seed: int, options: dict[str, Any] | None = None) -> Any:

@@ -49,6 +49,20 @@ def fail(message: str) -> NoReturn:
     raise SystemExit(2)
 
 
+# The module each serving part needs, from the `serve` extra (pyproject.toml).
+SERVING = {"--ssh": "asyncssh", "--web": "textual_serve", "--db": "psycopg"}
+
+
+def need_serving(option: str) -> None:
+    """Stop with one line naming the pip command when `option`'s part of the `serve` extra is
+    not installed (a player's install has none of them)."""
+    import importlib.util
+
+    if importlib.util.find_spec(SERVING[option]) is None:
+        fail(f"{option} needs the serving parts, which are not installed: "
+             "pip install 'tabletop-tui[serve]' (in a checkout: pip install '.[serve]')")
+
+
 def parse_option(engine_id: str, text: str) -> tuple[str, Any]:
     """`name=value` for one of the game's lobby options, typed like the option's default."""
     eng = get_engine(engine_id)
@@ -592,6 +606,7 @@ def _ssh_config(args: argparse.Namespace) -> SshConfig | None:
             fail(f"{given[0]} needs --ssh PORT")
         return None
 
+    need_serving("--ssh")
     from net.relay import addresses, tokens
     from net.ssh.access import Access
     from net.ssh.keys import host_key
@@ -628,6 +643,7 @@ def _web_config(args: argparse.Namespace) -> WebConfig | None:
         if given:
             fail(f"{given[0]} needs --web PORT")
         return None
+    need_serving("--web")
     from net.relay import addresses
     from net.web.server import WebConfig
 
@@ -841,6 +857,8 @@ def _players(args: argparse.Namespace) -> None:
     from net.players.store import StoreError
     from tui.screens.ratings import rating_of as shown_rating
 
+    if args.db:
+        need_serving("--db")
     try:
         store = ladder.open_store(args.db)
         try:
@@ -894,6 +912,7 @@ def _table_database(args: argparse.Namespace) -> None:
         return
     if not ladder.is_database(url):
         fail(f"${ladder.DB_ENV} must be a PostgreSQL URL: postgresql://USER@HOST/DB")
+    need_serving("--db")
     try:
         ladder.open_store(url).close()
     except StoreError as exc:

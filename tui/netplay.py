@@ -34,6 +34,7 @@ from tui.screens.reclaim import ask_reclaim
 from tui.screens.results import ResultsScreen
 from tui.screens.verdict import unverified_line
 from tui.widgets import EventLog
+from tui.widgets.text_input import TextInput
 
 register(
     {
@@ -263,7 +264,7 @@ class ChatPrompt(ModalScreen[str | None]):
         with Vertical():
             yield EventLog(lines=self.history, id="chat-history")
             yield Static(tr("net.chat_prompt"))
-            yield Input(id="chat-line", max_length=500)
+            yield TextInput(id="chat-line", max_length=500)
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()

@@ -30,6 +30,9 @@ TABLE_RELAY_ENV = "TABLETOP_TUI_SERVER"
 
 # How friends reach that SSH table ("ssh -t -p 2222 HOST"): the lobby shows it with the code.
 TABLE_SSH_ENV = "TABLETOP_TUI_SSH"
+# The web table's page a browser tab's app was opened from ("https://HOST/"): a friend with
+# only a browser opens it and joins there, and the lobby says so with the code.
+TABLE_PAGE_ENV = "TABLETOP_TUI_PAGE"
 
 
 def table_relay() -> str | None:
@@ -38,6 +41,10 @@ def table_relay() -> str | None:
 
 def table_ssh() -> str | None:
     return os.environ.get(TABLE_SSH_ENV) or None
+
+
+def table_page() -> str | None:
+    return os.environ.get(TABLE_PAGE_ENV) or None
 
 
 @dataclass

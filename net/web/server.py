@@ -30,6 +30,7 @@ from pathlib import Path
 import textual_serve
 from aiohttp import web
 
+from net.host.hosting import TABLE_PAGE_ENV
 from net.relay import addresses
 from net.ssh import inside, logs
 from net.ssh.access import FALLBACK_NAME
@@ -84,6 +85,9 @@ class Place:
     owner: str
     lang: str = "en"  # the browser's language (page.language): the app's until one is chosen
     since: float = field(default_factory=time.monotonic)
+    # The page the tab came from (its Origin, which the door checked against Host): the
+    # lobby gives it to friends who have only a browser.
+    page: str = ""
 
 
 class WebTable:
@@ -257,7 +261,9 @@ class WebTable:
             log.info("web tab from %s refused: %s", addr, why("en"))
             await socket.close(code=POLICY, message=words.reason(why(said_in(request))))
             return socket
-        await self._play(socket, request, Place(addr, group, owner, said_in(request)))
+        page = request.headers.get("Origin", "").rstrip("/") + "/"
+        await self._play(socket, request, Place(addr, group, owner, said_in(request),
+                                                page=page))
         return socket
 
     def knock(self, group: str) -> Callable[[str], str] | None:
@@ -287,6 +293,8 @@ class WebTable:
         env = player_env(base_env(), home, place.owner, FALLBACK_NAME, self.relay_url,
                          rated=True)
         env[WEB_ENV] = "1"
+        if place.page:
+            env[TABLE_PAGE_ENV] = place.page
         if place.lang == "de":  # as a terminal's locale would ask (tui.app.default_language)
             env["LC_MESSAGES"] = "de_DE.UTF-8"
         return env

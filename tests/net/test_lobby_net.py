@@ -11,11 +11,14 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+import pytest
 from test_net_tui import open_host_lobby, screen_of, until
+from textual.events import Key, Paste
 from textual.pilot import Pilot
 from textual.widgets import Input, Select, Static
 
-from net.host.hosting import HostPlan
+from engines import get_engine
+from net.host.hosting import TABLE_PAGE_ENV, HostPlan
 from net.peer.remote import RemoteLink
 from net.relay.server import Relay
 from tui.app import TabletopApp
@@ -232,4 +235,95 @@ async def test_a_guest_sent_out_before_the_lobby_opened_sees_it_there(relay: Rel
             guest = await until(peer, screen_of(peer, PeerLobbyScreen), "the guest's lobby")
             await until(peer, lambda: guest.room_lost, "the guest told")
             assert "gave your seat away" in guest.error and "(you)" not in shown(guest)
+        await lobby.room.close()
+
+
+async def test_the_host_lobby_offers_the_deal_for_two_only_at_a_table_of_two(
+        relay: Relay) -> None:
+    """Chez Geek's 'jobs dealt for two' means nothing at four seats: the host's lobby does not
+    offer it there, and offers it again once Fewer brings the table back to two (by keys)."""
+    plan = HostPlan("chez_geek", 4, server=relay.url, host_name="Hana")
+    async with hosting(plan).run_test(size=SMALL) as host:
+        lobby = await open_host_lobby(host)
+        await until(host, lambda: len(lobby.seats) == 4, "four seats in the lobby")
+        row = lobby.query_one("#optrow-two_player_jobs_dealt")
+        await until(host, lambda: not row.display, "the deal for two hidden at four seats")
+        assert lobby.query_one("#optrow-window_seconds").display  # the others stay
+        fewer = lobby.query_one("#fewer")
+        for seats in (3, 2):
+            await tab_to(host, "fewer")
+            # A button takes no second press while its press shows (Textual's 0.2 s).
+            await until(host, lambda: not fewer.has_class("-active"), "Fewer pressable")
+            await host.press("enter")
+            await until(host, lambda n=seats: len(lobby.seats) == n, f"{seats} seats")
+        await until(host, lambda: row.display, "the deal for two offered at two seats")
+        await tab_to(host, "opt-two_player_jobs_dealt")
+        await host.press("space")
+        await tab_to(host, "apply")
+        await host.press("enter")
+        await until(host, lambda: lobby.host.options["two_player_jobs_dealt"] is not
+                    get_engine("chez_geek").options["two_player_jobs_dealt"], "the option set")
+
+
+def seat_in_sight(lobby: Any, index: int) -> bool:
+    """Seat `index`'s row is drawn inside the lobby's room box as it is scrolled now (no
+    scrolling, no resize needed to see who sits there)."""
+    rows = list(lobby.query(".netseat"))
+    if len(rows) <= index:
+        return False
+    box = lobby.query_one("#netlobby-box")
+    return box.region.contains_region(rows[index].region) and rows[index].region.height > 0
+
+
+async def test_a_guest_at_a_table_of_seven_is_in_sight_in_both_lobbies_at_80x24(
+        relay: Relay) -> None:
+    """At 80×24 the code, the join line and the chat took the rows the seat list needed:
+    a guest from Open tables sat below the fold in both lobbies, so nobody saw her. A short
+    window drops the big code box (the title has the code) and the spacing: every seat of
+    the largest table is in sight in both lobbies."""
+    plan = HostPlan("schoene", 7, server=relay.url, host_name="Hana")
+    async with hana_and_pia(relay, plan) as (host, peer, lobby, guest):
+        for seat in range(7):
+            await until(host, lambda s=seat: seat_in_sight(lobby, s), f"host: seat {seat + 1}")
+            await until(peer, lambda s=seat: seat_in_sight(guest, s), f"guest: seat {seat + 1}")
+        assert "Pia" in shown(lobby) and "Pia (you)" in shown(guest)
+        await guest.link.close()
+        await lobby.room.close()
+
+
+async def test_an_emoji_typed_into_the_chat_is_measured_as_the_terminal_draws_it(
+        relay: Relay) -> None:
+    """A variation selector (the emoji form of ❤), a joiner or a skin tone counts no cell to
+    Textual but one to many terminals: typed into the chat line, it moved the field's right
+    border. The line keeps what every screen draws alike, typed or pasted, and sends that."""
+    plan = HostPlan("schoene", 3, server=relay.url, host_name="Hana")
+    async with hana_and_pia(relay, plan) as (host, peer, lobby, guest):
+        await until(peer, lambda: guest.query("#netlobby-say"), "the guest's chat line")
+        say = guest.query_one("#netlobby-say", Input)
+        await peer.press("f4")
+        # Typed as a terminal sends them (Pilot's press knows no key name for an emoji), then
+        # pasted.
+        for char in "❤\ufe0f 👍\U0001f3fd ":
+            say.post_message(Key(char, char))
+        say.post_message(Paste("👨\u200d👩\u200d👧 ☺\ufe0f"))
+        await until(peer, lambda: say.value == "❤ 👍 👨👩👧 ☺", "the cleaned line")
+        await peer.press("enter")
+        await until(host, lambda: "Pia: ❤ 👍 👨👩👧 ☺" in lobby.chat_lines, "the line at the host")
+        await guest.link.close()
+        await lobby.room.close()
+
+
+async def test_a_lobby_hosted_in_a_browser_tab_gives_friends_the_tables_page(
+        relay: Relay, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A browser tab of a `serve --web` table told friends to type `tabletop-tui join CODE`,
+    which a friend with only a browser cannot: the lobby gives the page's address too (the
+    web table names it to the tab's app, net.web.server)."""
+    monkeypatch.setenv(TABLE_PAGE_ENV, "https://table.example.org/")
+    plan = HostPlan("schoene", 3, server=relay.url, host_name="Hana")
+    async with hosting(plan).run_test(size=SMALL) as host:
+        lobby = await open_host_lobby(host)
+        hint = lobby.query_one("#netlobby-hint", Static)
+        said = " ".join(str(hint.render()).split())
+        assert "https://table.example.org/" in said and "Join by code" in said
+        assert f"tabletop-tui join {lobby.code}" in said
         await lobby.room.close()

@@ -148,3 +148,27 @@ async def test_a_session_of_the_table_opens_no_relay_of_its_own(
     monkeypatch.setenv(TABLE_RELAY_ENV, relay.url)
     started, url = await start_relay(HostPlan("schoene", 3, server=None, lan=True), print)
     assert started is None and url == relay.url
+
+
+@pytest.mark.parametrize(("args", "option", "module"), [
+    (["serve", "--port", "0", "--ssh", "0"], "--ssh", "asyncssh"),
+    (["serve", "--port", "0", "--web", "0"], "--web", "textual_serve"),
+    (["players", "--db", "postgresql://tabletop@db.example.org/tabletop"], "--db", "psycopg"),
+])
+def test_a_serving_option_without_the_serving_parts_says_which_pip_command_installs_them(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        args: list[str], option: str, module: str) -> None:
+    """A player's install (`pip install .`) has no SSH server, web server or PostgreSQL driver:
+    an option that needs one stops with one line naming the pip command, exit 2, and
+    starts nothing."""
+    import importlib.util
+
+    find_spec = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == module else find_spec(name, *a))
+    with pytest.raises(SystemExit) as stop:
+        main(args)
+    assert stop.value.code == 2
+    said = capsys.readouterr().err.strip().splitlines()
+    assert said == [f"tabletop-tui: {option} needs the serving parts, which are not installed: "
+                    "pip install 'tabletop-tui[serve]' (in a checkout: pip install '.[serve]')"]

@@ -15,6 +15,7 @@ import aiohttp
 import pytest
 from web_support import OpenWeb, WebPlayer
 
+from net.host.hosting import TABLE_PAGE_ENV
 from net.players import identity
 from net.ssh.pty import HANGUP_GRACE
 from net.web import door
@@ -110,6 +111,8 @@ async def test_a_browser_without_its_cookie_opens_no_game_and_each_browser_is_it
         for place in table.tabs.values():  # a browser is a player, rated as an SSH key is
             env = table.tab_env(place)
             assert identity.UNRATED_ENV not in env and place.owner in env["TABLETOP_TUI_HOME"]
+            # The page it came from, for the lobby to give friends with only a browser.
+            assert env[TABLE_PAGE_ENV] == f"http://127.0.0.1:{table.port}/"
         assert "web tab from 127.0.0.1 (2 live tabs)" in caplog.text
         await ada.close()
         async with asyncio.timeout(10):

@@ -26,6 +26,7 @@ from tui.boards.chez_geek.hand import Hand
 from tui.boards.chez_geek.picker import Picker, own_last
 from tui.boards.chez_geek.why import why_no_end, why_not_card
 from tui.i18n import set_language, tr
+from tui.widgets.hint_line import HintLine
 
 
 def nookie_options() -> dict[str, Any]:
@@ -160,9 +161,10 @@ def shopping_options() -> dict[str, Any]:
 
 
 def last_note(app: Any) -> str:
-    kind, text = game_screen(app).entries[-1]
-    assert kind == "note"
-    return str(text)
+    """What the hint line, where the board says why a key does nothing, said last."""
+    said = game_screen(app).query_one(HintLine).said
+    assert said
+    return said[-1]
 
 
 async def test_every_refusal_says_why_and_number_keys_pick_hand_cards() -> None:

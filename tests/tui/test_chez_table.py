@@ -27,6 +27,7 @@ from tui_helpers import MAX_STEPS, local_link, open_lobby, settle, wait_for_boar
 
 from bench import bot_move
 from engines import get_engine
+from net.table import clocks
 from tui.app import TabletopApp, local_app
 from tui.boards.base import Table
 from tui.boards.chez_geek import Board
@@ -34,6 +35,7 @@ from tui.boards.chez_geek.banner import Banner, Countdown
 from tui.boards.chez_geek.cards import card_name, job_name
 from tui.boards.chez_geek.events import describe
 from tui.boards.chez_geek.hand import Hand
+from tui.boards.chez_geek.hyphens import breakable
 from tui.boards.chez_geek.info import CardInfo
 from tui.boards.chez_geek.picker import Picker
 from tui.boards.chez_geek.rooms import RoomPanel, RoomsScreen
@@ -41,6 +43,8 @@ from tui.help import rules_text
 from tui.i18n import tr
 from tui.screens.handoff import HandoffScreen
 from tui.screens.results import ResultsScreen
+from tui.widgets import EventLog
+from tui.widgets.cardrow import SOFT_HYPHEN, CardRow, name_lines
 
 
 async def test_a_stacked_game_played_with_keys_reaches_the_results() -> None:
@@ -244,12 +248,13 @@ async def test_the_table_fits_every_room_and_grows_with_the_terminal(
             assert board.region.contains_region(panel.region), (seat, panel.region)
             shown = [group[0] for group in panel.cards.groups]
             room = view["players"][seat]["room"]
-            assert [face.name for face in shown] == [card_name(e["card"]) for e in room]
+            assert [face.name.replace(SOFT_HYPHEN, "") for face in shown] == [
+                card_name(e["card"]) for e in room]
             kinds = {ENGINE.cards[e["card"]].type for e in room}
             assert len({face.paper for face in shown}) == len(kinds)  # a colour per kind
         hand = board.query_one(Hand)
         assert board.region.contains_region(hand.region)
-        assert [slot.face.name for slot in hand.row.slots] == [
+        assert [slot.face.name.replace(SOFT_HYPHEN, "") for slot in hand.row.slots] == [
             card_name(c["card"]) for c in view["hand"]]
         assert hand.row.scale >= (2 if size == (160, 50) else 0)
         await pilot.press("v")
@@ -411,3 +416,55 @@ def test_the_log_speaks_to_the_player_at_the_keys_in_the_second_person(lang: str
                 seen_other += other.startswith("Ada ")
             state = after
     assert seen_you > 20 and seen_other > 20
+
+
+async def test_a_reaction_window_nobody_answered_gets_no_line_in_the_log() -> None:
+    """After every phase of every turn a reaction window opens; one nobody answered was a
+    third of the log as "Nobody plays anything". Such a window gets no line (one nobody
+    answered that held a card still says what went through)."""
+    app = local_app(GAME, 1, 1, "random", seed=4, options={"first": 0}, lang="en",
+                    bot_delay=0, clock=clocks.per_move(0.05))
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for_board(pilot)
+        session = local_link(app).session
+
+        def quiet_windows() -> int:
+            return sum(e["kind"] == "let_go" and e["window"] == "reaction" for e in session.log)
+
+        for _ in range(MAX_STEPS):
+            await pilot.pause(0.02)
+            if quiet_windows() >= 3:
+                break
+        assert quiet_windows() >= 3
+        await settle(pilot)
+        screen = app.screen
+        texts = screen.query_one("#log", EventLog).texts
+        assert texts and not any(tr("cg.ev.let_go_reaction") in line for line in texts)
+        logged = [e for kind, e in screen.entries if kind == "event"]
+        assert logged and all(e.get("window") != "reaction" for e in logged)
+
+
+async def test_german_card_names_break_at_their_joints_at_80x24() -> None:
+    """At 80 columns "Schäferstündchen" broke as "Schäferst-" / "ündchen": long names break
+    at their word joints, as a person hyphenates them."""
+    mine = ["schaeferstuendchen_uni", "lebensabschnittspartner", "rollenspiel",
+            "schaeferstuendchen_jimmys", "rollenspiel"]
+    options = {"stack": stack(*mine, *HARMLESS), "first": 0}
+    app = local_app(GAME, 1, 1, "strong", seed=1, options=options, lang="de", bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        board = await board_of(pilot)
+        await settle(pilot)
+        hand = board.query_one(Hand)
+        drawn = "\n".join(str(row.render()) for row in hand.query(CardRow)) or str(hand.render())
+        assert "Schäfer-" in drawn and "stündchen" in drawn, drawn
+        assert "Schäferst-" not in drawn and "Lebensab-" not in drawn
+
+
+def test_a_long_name_breaks_at_the_last_joint_that_fits() -> None:
+    assert name_lines(breakable("Schäferstündchen an der Uni"), 9, 3) == (
+        "Schäfer-", "stündchen", "an der U…")
+    assert name_lines(breakable("Lebensabschnittspartner"), 12, 3) == (
+        "Lebens-", "abschnitts-", "partner")
+    assert name_lines(breakable("Auto-Alarmanlage"), 9, 3) == ("Auto-", "Alarm-", "anlage")
+    # A name no joint of which fits is still broken with a hyphen, never cut short.
+    assert name_lines("Significant Other", 10) == ("Significa-", "nt Other")

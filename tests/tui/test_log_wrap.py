@@ -72,3 +72,24 @@ async def test_long_lines_wrap_whole_beside_the_board_over_it_and_after_resizes(
         assert seen(log) == written(log)
         widest = max(strip.cell_length for strip in log.lines)
         assert widest == log.scrollable_content_region.width  # wrapped to the width it has
+
+
+async def test_a_wide_window_gives_the_log_room_and_the_board_what_it_needs() -> None:
+    """At 160×50 a log of 32 columns wrapped nearly every line of Chez Geek's while the
+    board had columns to spare: a wide window gives the log about a third, never the
+    board's least width."""
+    app = local_app("chez_geek", 1, 2, "random", seed=3, lang="de", bot_delay=0)
+    async with app.run_test(size=(160, 50)) as pilot:
+        board = await wait_for_board(pilot)
+        screen = game_screen(app)
+        side = screen.query_one("#side")
+        assert side.region.width >= 48
+        assert board.region.width >= type(board).MIN_SIZE[0]
+        for size in ((120, 36), (110, 30)):
+            await pilot.resize_terminal(*size)
+            await settle(pilot)
+            assert 32 <= side.region.width < 48
+            assert board.region.width >= type(board).MIN_SIZE[0]
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        assert not side.display or side.region.width == 0

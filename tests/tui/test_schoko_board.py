@@ -5,6 +5,7 @@ last tile marked, hints in the table's words, the final table on the results scr
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Any
 
@@ -16,6 +17,7 @@ from tui_helpers import MAX_STEPS, game_screen, local_link, open_lobby, settle, 
 from engines import get_engine
 from engines.schoko.engine import REASONS
 from engines.schoko.tiles import DECK
+from net.table import clocks
 from tui.app import TabletopApp, local_app
 from tui.boards.base import GameBoard
 from tui.boards.schoko.events import placement_words
@@ -24,6 +26,7 @@ from tui.boards.schoko.text import TEXTS
 from tui.screens.results import ResultsScreen
 from tui.widgets import PlayerArea
 from tui.widgets.grid import GridCanvas
+from tui.widgets.hint_line import HintLine
 
 ENG = get_engine("schoko")
 # Seat 0 (the person) holds one Smartie tile among plain ones; every other Smartie tile waits
@@ -399,20 +402,23 @@ async def test_a_bot_waits_longer_here_so_its_tile_can_be_seen_landing() -> None
 
 
 async def test_a_hint_names_the_placement_as_the_table_does_and_moves_the_ghost_there() -> None:
+    """The hint said "at -2,-1" on a board with no axes: it says where by the tile's outline,
+    which it moves there."""
     app = app_for()
     async with app.run_test(size=(80, 24)) as pilot:
         board = await two_tiles_down(pilot, app)
-        before = len(game_screen(app).entries)
+        line = game_screen(app).query_one(HintLine)
         await pilot.press("h")
         for _ in range(300):
             await pilot.pause(0.05)
-            notes = [str(t) for kind, t in game_screen(app).entries[before:] if kind == "note"]
-            final = [n for n in notes if "% to win" in n]
+            final = [n for n in line.said if "of the search's playouts" in n]
             if final:
                 break
         else:
             raise AssertionError("no hint arrived")
         assert not any(tile in final[0].split() for tile in set(DECK))  # no tile ids
+        assert not re.search(r"-?\d+,-?\d+", final[0])  # no coordinates the board lacks
+        assert "where its outline now is" in final[0]
         ghost = board.ghost
         assert ghost is not None and ghost.move() in board.table.legal
         assert final[0].startswith(f"Hint: {placement_words(ghost.move())}: ")
@@ -425,3 +431,23 @@ async def test_a_game_of_exactly_two_offers_no_seats_to_add_or_remove() -> None:
         async with app.run_test(size=(100, 40)) as pilot:
             await open_lobby(pilot, game)
             assert len(app.screen.query("#add, #remove")) == buttons
+
+
+async def test_the_final_table_is_drawn_in_tiles_beside_the_results_at_120x36() -> None:
+    """Under the results and their statistics the final table had 8 rows at 120×36 and was
+    a blob of half-blocks: a wide window sets it beside them, drawn in framed tiles."""
+    app = local_app("schoko", 1, 1, "random", seed=3, lang="en", bot_delay=0,
+                    clock=clocks.per_move(0.05))  # the bot plays for the person, quickly
+    async with app.run_test(size=(120, 36)) as pilot:
+        for _ in range(MAX_STEPS):
+            await pilot.pause(0.02)
+            if isinstance(app.screen, ResultsScreen):
+                break
+        else:
+            raise AssertionError("the game did not reach the results screen")
+        await settle(pilot)
+        final = app.screen.query_one(FinalTable)
+        assert final.piece_cell() is not None  # tiles, not half-blocks
+        rows = app.screen.query_one("#results-rows")
+        assert final.region.x >= rows.region.right  # beside the rows
+        assert final.region.bottom <= 36 - 1

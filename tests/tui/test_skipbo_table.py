@@ -18,6 +18,7 @@ from tui.help import rules_text
 from tui.screens.handoff import HandoffScreen
 from tui.screens.results import ResultsScreen
 from tui.widgets.cardrow import CardRow
+from tui.widgets.hint_line import HintLine
 
 GAME = "skipbo_breakers"
 SB = "SB"
@@ -283,11 +284,11 @@ async def test_a_hint_names_the_set_as_the_table_does_and_selects_its_tiles() ->
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for_board(pilot)
         board = await wait_for_my_turn(pilot)
-        before = len(game_screen(app).entries)
+        said = game_screen(app).query_one(HintLine).said
         await pilot.press("h")
         for _ in range(300):
             await pilot.pause(0.05)
-            notes = [str(t) for kind, t in game_screen(app).entries[before:] if kind == "note"]
+            notes = list(said)
             final = [n for n in notes if "Hint: " in n and "thinking" not in n]
             if final:
                 break
@@ -326,9 +327,9 @@ async def test_p_while_leading_says_why_it_does_nothing() -> None:
         await wait_for_board(pilot)
         board = await wait_for_my_turn(pilot)
         session = local_link(app).session
-        state_no, before = session.state_no, len(game_screen(app).entries)
+        state_no, said = session.state_no, game_screen(app).query_one(HintLine).said
         await pilot.press("p")
         await settle(pilot)
-        notes = [str(t) for kind, t in game_screen(app).entries[before:] if kind == "note"]
+        notes = list(said)
         assert notes == ["You lead, so you cannot pass: play any set (↓ shows your plays)"]
         assert session.state_no == state_no and board.table.view["table"] is None

@@ -1,6 +1,7 @@
 """Engine id -> the module that draws that game. Each module defines `Board` (a subclass of
-`tui.boards.base.GameBoard`) and `describe(event, names, lang) -> str`. Imported lazily, so the
-menu opens without loading any game."""
+`tui.boards.base.GameBoard`) and `describe(event, names, lang) -> str`, and may define
+`quiet(event) -> bool` for events the log leaves out. Imported lazily, so the menu opens
+without loading any game."""
 
 from __future__ import annotations
 
@@ -38,3 +39,9 @@ def describe(engine_id: str, event: dict[str, Any], names: list[str], lang: str)
     """One event as a sentence for the log."""
     text: str = board_module(engine_id).describe(event, names, lang)
     return text
+
+
+def logged(engine_id: str, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The events that get a line in the log (a board's `quiet` ones do not)."""
+    quiet = getattr(board_module(engine_id), "quiet", None)
+    return events if quiet is None else [e for e in events if not quiet(e)]

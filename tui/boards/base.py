@@ -26,6 +26,7 @@ How a board plugs in (see tui/boards/__init__.py for the registry):
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Iterable, Sequence
@@ -118,6 +119,22 @@ def honest(share: float) -> int:
     if share > 0:
         percent = max(percent, 1)
     return percent
+
+
+def chance(win: float, playouts: int) -> dict[str, Any]:
+    """A search's share of the win in honest words: "about 9 in 10" (never "always": the
+    playouts are samples, and a "100% to win" game was lost 67-66), with the 95% margin of
+    its playouts (Wilson's interval) and their number, for the hint line's words."""
+    z = 1.96
+    n = max(1, playouts)
+    middle = (win + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(win * (1 - win) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    low = max(0, math.floor((middle - half) * 100))
+    high = min(100, math.ceil((middle + half) * 100))
+    tenths = min(9, max(1, round(win * 10)))
+    key = "board.hint_most" if win >= 0.95 else "board.hint_least" if win <= 0.05 else \
+        "board.hint_tenths"
+    return {"chance": tr(key, n=tenths), "low": low, "high": high, "playouts": playouts}
 
 
 def hint_desk(app: App[Any]) -> HintDesk:
@@ -262,7 +279,7 @@ class GameBoard(Widget, can_focus=True):
 
     class Hint(Message):
         """A line for the player at this terminal only (not an event of the game): the screen
-        puts it in the log, which a toast would not hide the buttons under."""
+        shows it on its hint line under the table (`tui.widgets.hint_line`)."""
 
         def __init__(self, text: str, move: Move | None = None) -> None:
             super().__init__()
@@ -400,7 +417,7 @@ class GameBoard(Widget, can_focus=True):
 
     def on_game_board_hint(self, event: Hint) -> None:
         """The hinted move, still legal, is shown as the board's selection; the hint itself
-        goes on to the screen's log."""
+        goes on to the screen's hint line."""
         if event.move is not None and event.move in self.table.legal:
             self.show_move(event.move)
 
@@ -466,13 +483,11 @@ class GameBoard(Widget, can_focus=True):
             self.post_message(self.Hint(text, move))
             return
         best, *rest = analysis.choices
-        text = tr("board.hint_line", move=self.describe_move(best.move), win=honest(best.win))
+        text = tr("board.hint_line", move=self.describe_move(best.move),
+                  **chance(best.win, best.visits))
         if rest and rest[0].visits:
-            text += tr(
-                "board.hint_next",
-                move=self.describe_move(rest[0].move),
-                win=round(rest[0].win * 100),
-            )
+            text += tr("board.hint_next", move=self.describe_move(rest[0].move),
+                       **chance(rest[0].win, rest[0].visits))
         desk.answer = (table, text, best.move)
         self.post_message(self.Hint(text, best.move))
 
@@ -496,8 +511,12 @@ register(
         "en": {
             "board.hint": "Hint",
             "board.hint_thinking": "Hint: thinking…",
-            "board.hint_line": "Hint: {move}: {win}% to win",
-            "board.hint_next": ", next best {move}: {win}%",
+            "board.hint_line": "Hint: {move}: won {chance} of the search's playouts "
+                               "({low}–{high}%, {playouts} played)",
+            "board.hint_next": "; next best {move}: {chance}",
+            "board.hint_tenths": "about {n} in 10",
+            "board.hint_most": "nearly all",
+            "board.hint_least": "hardly any",
             "board.hint_plain": "Hint: {move}",
             "board.hint_pass": "let it pass",
             "board.hint_busy": "Hint: still thinking about the last one",
@@ -506,8 +525,12 @@ register(
         "de": {
             "board.hint": "Tipp",
             "board.hint_thinking": "Tipp: denke nach …",
-            "board.hint_line": "Tipp: {move}: {win} % Siegchance",
-            "board.hint_next": ", danach {move}: {win} %",
+            "board.hint_line": "Tipp: {move}: gewinnt in den Probespielen der Suche {chance} "
+                               "({low}–{high} %, {playouts} gespielt)",
+            "board.hint_next": "; danach {move}: {chance}",
+            "board.hint_tenths": "etwa {n} von 10 Mal",
+            "board.hint_most": "fast immer",
+            "board.hint_least": "fast nie",
             "board.hint_plain": "Tipp: {move}",
             "board.hint_pass": "durchlassen",
             "board.hint_busy": "Tipp: denke noch über den letzten nach",

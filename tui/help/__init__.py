@@ -9,10 +9,12 @@ from tui.i18n import tr
 
 
 def rules_text(engine_id: str, lang: str = "en") -> str:
-    """The rules of `engine_id` in `lang`, falling back to English, then to a short notice."""
+    """The rules of `engine_id` in `lang`, falling back to English, then to a short notice;
+    after a game's rules, what every table shares (`table.<lang>.md`: clocks, hints)."""
     folder = resources.files(__name__)
     for candidate in (lang, "en"):
         page = folder / f"{engine_id}.{candidate}.md"
         if page.is_file():
-            return page.read_text(encoding="utf-8")
+            shared = folder / f"table.{candidate}.md"
+            return page.read_text(encoding="utf-8") + shared.read_text(encoding="utf-8")
     return tr("help.none", lang=lang, game=engine_id)

@@ -35,10 +35,15 @@ from tui.screens.takeback import concede_question, undo_line
 from tui.widgets import EventLog, room
 from tui.widgets.clocks import SeatClocks, setting_words, span
 from tui.widgets.footer import Footer
+from tui.widgets.hint_line import HintLine
 from tui.widgets.topline import fit_parts
 
 # The log needs this many columns beside the board; narrower windows drop the log first.
 LOG_WIDTH = 32
+# A wide window gives the log this share of its columns (up to LOG_WIDEST), as long as the
+# board keeps the columns it needs: at 160×50 a log of 32 wrapped nearly every line.
+LOG_SHARE = 0.3
+LOG_WIDEST = 64
 # Top bar and footer.
 CHROME_HEIGHT = 2
 # Columns of the top bar's padding (one each side).
@@ -100,6 +105,9 @@ class GameScreen(TableScreen[None]):
         self._extend_offered = False  # whether the footer offers the extension now
         self._undo: dict[int | None, bool] = {}  # whether each seat here may undo now
         self._undo_offered = False  # whether the footer offers undo now
+        # The link's messages that came while the table is composed afresh (F3's language),
+        # handled once it is there; None: not recomposing.
+        self._held: list[dict[str, Any]] | None = None
 
     # -- layout ------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -114,6 +122,7 @@ class GameScreen(TableScreen[None]):
                 yield from self.side_top()
                 yield Static(tr("game.log"), classes="side-title")
                 yield EventLog(id="log", lines=[self._entry_text(e) for e in self.entries])
+        yield HintLine(id="hint-line")
         yield room.RoomNotice(id="too-small")
         yield Footer(compact=True)
 
@@ -136,17 +145,32 @@ class GameScreen(TableScreen[None]):
     def on_mount(self) -> None:
         if not self._started:
             self._started = True
-            self.link.set_listener(lambda data: self.post_message(LinkMessage(data)))
+            self.link.set_listener(self._hear_link)
             self.run_worker(self.link.start(), group="link")
         self._fit(self.size.width, self.size.height)
         self._update_topbar()
 
+    def _hear_link(self, data: dict[str, Any]) -> None:
+        """A message from the link, onto the screen's queue; held while the table is
+        composed afresh (a move drawn then looked for the new board's parts before they
+        were there, and the app crashed)."""
+        if self._held is not None:
+            self._held.append(data)
+        else:
+            self.post_message(LinkMessage(data))
+
     async def retranslate(self) -> None:
-        await super().retranslate()
+        self._held = []
+        try:
+            await super().retranslate()
+        finally:
+            held, self._held = self._held, None
         self._fit(self.size.width, self.size.height)
         self._update_topbar()
         if self.board is not None:
             self.board.focus()
+        for data in held:
+            self.post_message(LinkMessage(data))
 
     def on_resize(self, event: Resize) -> None:
         self._fit(event.size.width, event.size.height)
@@ -166,6 +190,7 @@ class GameScreen(TableScreen[None]):
         elif shown_again and self.board is not None:
             self.board.focus()
         self.set_class(width < board_class.MIN_SIZE[0] + LOG_WIDTH, "-narrow")
+        self.query_one("#side").styles.width = log_width(width, board_class.MIN_SIZE[0])
         self._update_topbar()
         if too_small:
             self.query_one(room.RoomNotice).say(need, width, height)
@@ -173,6 +198,8 @@ class GameScreen(TableScreen[None]):
     def _update_topbar(self) -> None:
         """One row that fits: the game's name, then who is "you", go first when it is short
         of room (the room's code stays: at 80×24 nothing else shows it)."""
+        if not self.query("#topbar") or not self.query(SeatClocks):
+            return  # a recompose under way (F3): the new bar is drawn once it is there
         parts = [self.title_text]
         droppable = [0]
         if self.link.code is not None:
@@ -184,6 +211,11 @@ class GameScreen(TableScreen[None]):
         elif not self.link.seats:
             parts.append(tr("game.watching"))
         latest = self.latest
+        clocks = self.query_one(SeatClocks)
+        clocks.budget, clocks.room = self.size.width // 2, self.size.width - CLOCKS_LEAVE
+        clocks.show(latest.clocks if latest else None, latest.names if latest else [],
+                    table.seat if table else None,
+                    [s for s, p in enumerate(latest.players) if p.get("bot")] if latest else ())
         if (state := self.table_state()) is not None:  # before anyone's turn: nobody plays
             parts.append(state)
         elif latest is not None:
@@ -191,19 +223,22 @@ class GameScreen(TableScreen[None]):
             if latest.view.get("over"):
                 parts.append(tr("game.over"))
             elif table is not None and turn == table.seat:
-                parts.append(tr("game.your_turn"))
+                parts.append(self._your_turn(table))
             elif turn is not None:
                 parts.append(tr("game.turn_of", name=latest.name(turn)))
         if self.has_class("-narrow") and self.entries:
             # No room for the log: at least the last thing that happened stays in sight.
             parts.append(self._entry_text(self.entries[-1]))
-        clocks = self.query_one(SeatClocks)
-        clocks.budget, clocks.room = self.size.width // 2, self.size.width - CLOCKS_LEAVE
-        clocks.show(latest.clocks if latest else None, latest.names if latest else [],
-                    table.seat if table else None)
         width = self.size.width - TOPBAR_PADDING - clocks.width_needed
         line = fit_parts(parts, width, droppable)
         self.query_one("#topbar", Static).update(Content(line))
+
+    def _your_turn(self, table: Table) -> str:
+        """"Your turn", unless the bot plays it for the seat on show (its time ran out): then
+        that, and F7 while the extension would give the turn back."""
+        if not self.query_one(SeatClocks).played_for(table.seat):
+            return tr("game.your_turn")
+        return tr("clock.bot_plays.extend" if self._may_extend(table) else "clock.bot_plays")
 
     def table_state(self) -> str | None:
         """The table's state when it is more than whose turn it is (a networked table closed,
@@ -226,7 +261,9 @@ class GameScreen(TableScreen[None]):
 
     def _log(self, entries: list[Entry], note: bool = False) -> None:
         self.entries.extend(entries)
-        self.query_one("#log", EventLog).add(*(self._entry_text(e) for e in entries), note=note)
+        # A recompose (F3's new language) under way has no log: it draws `entries` anew.
+        for log in self.query("#log").results(EventLog):
+            log.add(*(self._entry_text(e) for e in entries), note=note)
         self._update_topbar()
 
     @property
@@ -265,7 +302,8 @@ class GameScreen(TableScreen[None]):
         self.entries = []
         log = self.query_one("#log", EventLog)
         log.clear()
-        entries = chat_log.merged([("event", e) for e in events], self._heard.values())
+        entries = chat_log.merged([("event", e) for e in boards.logged(self.engine_id, events)],
+                                  self._heard.values())
         lobby = [e for e in entries if e[0] == "chat" and chat_log.said_at(e[1]) is None]
         self._log(lobby)
         self._log([("note", tr("game.started"))], note=True)
@@ -274,6 +312,9 @@ class GameScreen(TableScreen[None]):
     # -- messages from the table -------------------------------------------------------------
     def on_link_message(self, message: LinkMessage) -> None:
         data = message.data
+        if self._held is not None and data.get("type") in ("sync", "update"):
+            self._held.append(data)  # queued before the recompose began: after it
+            return
         kind = data.get("type")
         if kind in ("sync", "update"):
             self._table_message(data)
@@ -305,12 +346,15 @@ class GameScreen(TableScreen[None]):
             # own: docs/records.md); a networked host says whether it allows them.
             hints=data.get("hints", self.link.code is None and not self.link.rated),
         )
+        before = self.tables.get(seat)
         self.tables[seat] = table
         self._undo[seat] = data.get("undo") is True
         # A sync is the table as it is: after an undo its state number is an earlier one.
         if (self.latest is None or table.state_no >= self.latest.state_no
                 or data["type"] == "sync"):
             self.latest = table
+        if seat == self.shown and before is not None and before.state_no != table.state_no:
+            self._clear_hint()  # it spoke of the table before this move
         # Every seat gets the same public events; log them once, from the first seat.
         if seat == self._log_seat():
             board = self.board
@@ -323,10 +367,13 @@ class GameScreen(TableScreen[None]):
                     words = setting_words(table.clocks)
                     key = "clock.note" if self.link.seats else "clock.note.watching"
                     self._log([("note", tr(key, words=words))], note=True)
+                    if any(p.get("bot") for p in table.players):
+                        self._log([("note", tr("clock.bots"))], note=True)
                 if board is not None:
                     board.take_events(list(data.get("log", [])), whole_log=True)
             else:
-                self._log([("event", e) for e in data.get("events", [])])
+                self._log([("event", e)
+                           for e in boards.logged(self.engine_id, data.get("events", []))])
                 self._log_clocks(table)
                 if board is not None:
                     board.take_events(list(data.get("events", [])))
@@ -402,6 +449,8 @@ class GameScreen(TableScreen[None]):
         if board is None or target != self.shown:
             changed_person = self.shown != target
             self.shown = target
+            if changed_person:
+                self._clear_hint()  # a hint for one seat is no other's
             if board is not None:
                 await board.remove()
             board = self._new_board(self.tables[target])
@@ -580,9 +629,13 @@ class GameScreen(TableScreen[None]):
             return self._may_undo()
         return True
 
+    def _clear_hint(self) -> None:
+        for line in self.query(HintLine):  # (none before the screen is composed)
+            line.clear()
+
     def on_game_board_hint(self, message: GameBoard.Hint) -> None:
         message.stop()
-        self._log([("note", message.text)], note=True)
+        self.query_one(HintLine).say(message.text)
 
     async def action_leave(self) -> None:
         """Esc twice leaves: one stray key should not throw a game away; a game that others
@@ -614,6 +667,11 @@ class GameScreen(TableScreen[None]):
     # What a rated game says before its first move (a hosted one says what the host's leaving
     # does to the others).
     RATED_NOTE = "game.rated"
+
+
+def log_width(width: int, board_width: int) -> int:
+    """Columns of the log beside a board that needs `board_width`, in a window `width` wide."""
+    return max(LOG_WIDTH, min(LOG_WIDEST, int(width * LOG_SHARE), width - board_width))
 
 
 def _count(clocks: dict[str, Any], key: str, seat: int) -> int:

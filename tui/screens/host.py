@@ -23,6 +23,7 @@ from tui.screens.base import MAX_NAME, KeySpec, TableScreen
 from tui.screens.lobby import BOT_LEVELS
 from tui.screens.net_lobby import CSS, HostLobbyScreen, host_table
 from tui.widgets.footer import Footer
+from tui.widgets.text_input import TextInput
 
 
 def playable() -> list[str]:
@@ -78,7 +79,7 @@ class HostScreen(TableScreen[None]):
                 yield Select([(get_engine(g).title, g) for g in playable()], value=plan.game,
                              allow_blank=False, id="game")
             yield Static(tr("host.name"), classes="netlobby-heading")
-            yield Input(plan.host_name or "", id="name", max_length=MAX_NAME)
+            yield TextInput(plan.host_name or "", id="name", max_length=MAX_NAME)
             yield Static(tr("host.server"), classes="netlobby-heading")
             if (relay := table_relay()) is not None:
                 # A session of an SSH table: its rooms live on the table's relay, and a

@@ -20,6 +20,7 @@ from tui.screens.host import login_name
 from tui.screens.net_errors import why
 from tui.screens.net_lobby import CSS, PeerLobbyScreen
 from tui.widgets.footer import Footer
+from tui.widgets.text_input import TextInput
 
 
 class JoinScreen(TableScreen[None]):
@@ -44,7 +45,7 @@ class JoinScreen(TableScreen[None]):
             yield Static(tr("join.code"), classes="netlobby-heading")
             yield Input(self.code, id="code", placeholder="K7QX-9MPA-B3CD", max_length=20)
             yield Static(tr("join.name"), classes="netlobby-heading")
-            yield Input(self.player, id="name", placeholder=self.default_name(),
+            yield TextInput(self.player, id="name", placeholder=self.default_name(),
                         max_length=MAX_NAME)
             yield Static(tr("join.server"), classes="netlobby-heading")
             if table_relay() is not None:  # an SSH table's session joins on the table's relay

@@ -22,6 +22,7 @@ from tui.i18n import tr
 from tui.screens.base import MAX_NAME, KeySpec, TableScreen
 from tui.widgets.clocks import setting_words
 from tui.widgets.footer import Footer
+from tui.widgets.text_input import TextInput
 
 BOT_LEVELS = ("random", "strong", "expert")  # each has its label "lobby.bot_<level>"
 SEAT_KINDS = ("person", *BOT_LEVELS)  # seat 0 is always "you"
@@ -125,7 +126,7 @@ class LobbyScreen(TableScreen[LocalGame | None]):
                             id=f"kind-{index}",
                             classes="seat-kind",
                         )
-                    yield Input(
+                    yield TextInput(
                         row.name,
                         placeholder=self._placeholder(index),
                         id=f"name-{index}",
@@ -159,10 +160,7 @@ class LobbyScreen(TableScreen[LocalGame | None]):
         yield Footer()
 
     def _offered(self, name: str) -> bool:
-        """Whether option `name` means something at this many seats (Chez Geek's deal for
-        two is no choice at a table of four)."""
-        fewest, most = self.engine.option_seats.get(name, (0, self.engine.max_players))
-        return fewest <= len(self.rows) <= most
+        return self.engine.offers(name, len(self.rows))
 
     def _estimate(self) -> str:
         bots = sum(1 for row in self.rows if row.kind in BOT_LEVELS)

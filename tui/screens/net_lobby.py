@@ -20,7 +20,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Input, Select, Static, Switch
 
 from engines import get_engine
-from net.host.hosting import Room, table_ssh
+from net.host.hosting import Room, table_page, table_ssh
 from net.host.link import HostLink
 from net.host.standing import percent
 from net.peer.remote import RemoteLink
@@ -29,7 +29,7 @@ from net.table.link import Message
 from net.wire import codes
 from net.wire.text import clean, clean_tree
 from tui import boards, comeback
-from tui.i18n import tr
+from tui.i18n import register, tr
 from tui.netplay import NetGameScreen, hosting_warning, leaving, others_in
 from tui.screens.base import KeySpec, TableScreen, app_crashed
 from tui.screens.game import LinkMessage
@@ -41,6 +41,7 @@ from tui.screens.reclaim import ask_reclaim
 from tui.widgets import EventLog
 from tui.widgets.clocks import setting_words
 from tui.widgets.footer import Footer
+from tui.widgets.text_input import TextInput
 
 CSS = """
 NetLobby #netlobby-box { padding: 1 2; height: 1fr; }
@@ -71,6 +72,11 @@ NetLobby #netlobby-error { color: $error; text-style: bold; height: auto; }
 NetLobby #netlobby-clock { height: auto; color: $text-muted; }
 NetLobby .clock-select { width: 60; max-width: 100%; }
 NetLobby .clock-note { height: auto; color: $text-muted; }
+NetLobby.-short #netlobby-box { padding: 0 2; }
+NetLobby.-short #netlobby-code { display: none; }
+NetLobby.-short #netlobby-hint { margin-bottom: 0; }
+NetLobby.-short .netlobby-heading { margin-top: 0; }
+NetLobby.-short #netlobby-chat { height: 5; }
 NetLobby.-slim #netlobby-box { padding: 0 1; }
 NetLobby.-slim .netlobby-heading { height: auto; }
 NetLobby.-slim .netlobby-label { width: 1fr; height: auto; min-height: 3; }
@@ -98,12 +104,33 @@ def join_command(code: str) -> str:
     return f"{ssh} join {code}" if ssh else f"tabletop-tui join {code}"
 
 
+def join_hint(code: str) -> str:
+    """How friends join, for the lobby: from a browser tab of a web table, its page as well
+    (a friend with only a browser cannot run `tabletop-tui join`)."""
+    page = table_page()
+    if page:
+        return tr("netlobby.code_hint_page", page=clean(page), command=join_command(code))
+    return tr("netlobby.code_hint", command=join_command(code))
+
+
+register({
+    "en": {"netlobby.code_hint_page": "Friends open {page} in a browser and choose Join by "
+                                      "code, or type:  {command}"},
+    "de": {"netlobby.code_hint_page": "Mitspielen: {page} im Browser öffnen und „Mit Code "
+                                      "beitreten“ wählen, oder:  {command}"},
+})
+
+
 class NetLobby(TableScreen[None]):
     """What both lobbies share: code, seats, spectators, chat. The line to chat on stays
     below the room, whatever the window's height, and F4 (the chat key at the table too)
     puts the keyboard there."""
 
     DEFAULT_CSS = CSS
+    # A window shorter than this (80×24) is `-short`: the big code box (the title has the
+    # code) and the spacing go, so every seat of the largest table is in sight beside the
+    # chat. A guest seated below the fold was seen by nobody.
+    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-short"), (34, "-tall")]
     KEYS: ClassVar[tuple[KeySpec, ...]] = (
         ("f4", "chat", "net.key.chat", True),
         ("escape", "leave", "key.back", True),
@@ -135,8 +162,7 @@ class NetLobby(TableScreen[None]):
             yield Static(tr("netlobby.title", game=self.engine.title, code=self.code),
                          id="netlobby-title")
             yield Static(self.code, id="netlobby-code")
-            yield Static(Content(tr("netlobby.code_hint", command=join_command(self.code))),
-                         id="netlobby-hint")
+            yield Static(Content(join_hint(self.code)), id="netlobby-hint")
             yield Static(id="netlobby-public")
             yield Static(tr("netlobby.seats"), classes="netlobby-heading")
             yield Vertical(id="netlobby-seats")
@@ -146,7 +172,7 @@ class NetLobby(TableScreen[None]):
         chat = EventLog(id="netlobby-chat", lines=self.chat_lines)
         chat.border_title = tr("netlobby.chat")
         yield chat
-        yield Input(self.say_text, placeholder=tr("netlobby.say"), id="netlobby-say",
+        yield TextInput(self.say_text, placeholder=tr("netlobby.say"), id="netlobby-say",
                     max_length=500, disabled=self.room_lost, select_on_focus=False)
         yield Footer()
 
@@ -274,6 +300,10 @@ class NetLobby(TableScreen[None]):
         spectators.display = bool(self.seats)
         self.show_clock()
         self.show_listing()
+        self.show_options()
+
+    def show_options(self) -> None:
+        """The options as the seat count offers them (a host's lobby has them)."""
 
     def listing_state(self) -> dict[str, Any]:
         """Public or not, and the seconds until bots come (None: never), as of now."""
@@ -426,7 +456,7 @@ class HostLobbyScreen(NetLobby):
         yield Static(tr("lobby.options"), classes="netlobby-heading")
         for name, default in self.engine.options.items():
             value = self.host.options.get(name, default)
-            with Horizontal(classes="netlobby-row"):
+            with Horizontal(classes="netlobby-row", id=f"optrow-{name}"):
                 if isinstance(default, bool):
                     yield Switch(bool(self.draft.get(f"opt-{name}", value)), id=f"opt-{name}")
                 else:
@@ -451,6 +481,19 @@ class HostLobbyScreen(NetLobby):
         with Horizontal(classes="netlobby-row"):
             yield Button(tr("netlobby.apply"), id="apply")
             yield Button(tr("netlobby.start"), id="start", variant="success")
+
+    def offered(self) -> dict[str, Any]:
+        """The game's options this table's seat count offers, with their defaults."""
+        seats = len(self.host.seats)
+        return {n: v for n, v in self.engine.options.items() if self.engine.offers(n, seats)}
+
+    def show_options(self) -> None:
+        """An option the seat count makes meaningless is not offered (Chez Geek's deal for
+        two at a table of four); it comes back with the seats."""
+        offered = self.offered()
+        for name in self.engine.options:
+            if found := self.query(f"#optrow-{name}"):
+                found.first().display = name in offered
 
     def quit_warning(self) -> str | None:
         return None if self._gone else hosting_warning(self.host.code)
@@ -561,7 +604,7 @@ class HostLobbyScreen(NetLobby):
     def apply_settings(self) -> None:
         """Options, clock and takeover as chosen; ValueError (nothing changed) if one is bad."""
         options: dict[str, Any] = {}
-        for name, default in self.engine.options.items():
+        for name, default in self.offered().items():
             if isinstance(default, bool):
                 options[name] = self.query_one(f"#opt-{name}", Switch).value
             else:

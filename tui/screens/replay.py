@@ -218,7 +218,8 @@ class ReplayScreen(TableScreen[None]):
 
     def _texts(self, events: list[dict[str, Any]]) -> list[str]:
         names = self.table(None).names
-        return [boards.describe(self.engine_id, e, names, language()) for e in events]
+        return [boards.describe(self.engine_id, e, names, language())
+                for e in boards.logged(self.engine_id, events)]
 
     def _update_scores(self) -> None:
         result = self.replay.result if self.step_no == self.last else None

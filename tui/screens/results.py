@@ -15,6 +15,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
+from textual.events import Resize
 from textual.widgets import Button, Static
 
 from engines import get_engine
@@ -30,6 +31,9 @@ from tui.screens.ratings import rating_of, unrated
 from tui.screens.verdict import verify_line
 from tui.widgets.footer import Footer
 from tui.widgets.stats import StatsTable
+
+# From this many columns a final table (Scho K.O.'s) stands beside the rows, not under them.
+BESIDE_WIDTH = 110
 
 
 def ranking(engine_id: str, result: dict[str, Any]) -> list[int]:
@@ -131,6 +135,10 @@ class ResultsScreen(TableScreen[str]):
                     )
                 yield Button(tr("results.menu"), id="menu", variant="primary", compact=True)
         yield Footer(compact=True)  # seven keys fit 80 columns in German too
+
+    def on_resize(self, event: Resize) -> None:
+        """The final table beside the rows where the window is wide enough for both."""
+        self.query_one("#results-main").set_class(event.size.width >= BESIDE_WIDTH, "-beside")
 
     def on_mount(self) -> None:
         if self.record_path is not None and self.rated is None:

@@ -18,6 +18,7 @@ from tui.screens.base import MAX_NAME, KeySpec, TableScreen
 from tui.screens.lobby import BOT_LEVELS
 from tui.widgets import ActionButton
 from tui.widgets.footer import Footer
+from tui.widgets.text_input import TextInput
 
 
 class SettingsScreen(TableScreen[None]):
@@ -48,7 +49,7 @@ class SettingsScreen(TableScreen[None]):
             with Horizontal(classes="settings-columns"):
                 with Vertical(classes="setting"):
                     yield Static(tr("settings.name"), classes="setting-label")
-                    yield Input(saved.name, id="name", max_length=MAX_NAME,
+                    yield TextInput(saved.name, id="name", max_length=MAX_NAME,
                                 placeholder=tr("name.you"))
                 with Vertical(classes="setting setting-narrow"):
                     yield Static(tr("settings.takeover"), classes="setting-label")

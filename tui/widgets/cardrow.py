@@ -85,14 +85,22 @@ def name_lines(name: str, width: int, lines: int = 2) -> tuple[str, ...]:
 
 
 def _split_word(part: str, width: int) -> tuple[str, str]:
-    """The first line of a name too long for one (no line break in it) and the rest: at its
-    soft hyphen if there is one, else at the last space that fits, else cut."""
-    if SOFT_HYPHEN in part:
-        first, _, second = part.partition(SOFT_HYPHEN)
-        return (first + "-" if len(first) < width else first), second
-    cut = part.rfind(" ", 0, width + 1)
-    if cut > 0:
-        return part[:cut], part[cut + 1 :]
+    """The first line of a name too long for one (no line break in it) and the rest: at the
+    last space, hyphen or soft hyphen that fits (a word's joint: "Schäfer-stündchen", never
+    "Schäferst-ündchen" where a joint fits), else at its first soft hyphen, else cut."""
+    best = None
+    for at, ch in enumerate(part):
+        head = part[:at].replace(SOFT_HYPHEN, "")
+        if ch == " " and 0 < len(head) <= width:
+            best = (head, part[at + 1 :])
+        elif (ch == SOFT_HYPHEN and 0 < len(head) < width) or (
+                ch == "-" and 0 < len(head) + 1 <= width and at + 1 < len(part)):
+            best = (head + "-", part[at + 1 :])
+    if best is not None:
+        return best
+    first, _, second = part.partition(SOFT_HYPHEN)
+    if second and len(first) <= width:  # a joint right at the edge: no room for its hyphen
+        return first, second
     if width > 2:  # a word longer than the card: broken with a hyphen
         return part[: width - 1] + "-", part[width - 1 :]
     return part[:width], part[width:]

@@ -16,14 +16,14 @@ from __future__ import annotations
 import math
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from rich.cells import cell_len
 from textual.content import Content
 from textual.widgets import Static
 
-from tui.i18n import tr
+from tui.i18n import register, tr
 
 # How often the running clock is redrawn (it shows whole seconds).
 TICK = 0.25
@@ -110,18 +110,23 @@ class SeatClocks(Static):
         self.you: int | None = None
         self.budget = 40  # cells this line should take; the screen sets it
         self.room = 60  # cells it may take rather than lose the names
+        self.bots: set[int] = set()  # seats that show no clock
         self._at = time.monotonic()
 
     def on_mount(self) -> None:
         self.set_interval(TICK, self._tick)
 
-    def show(self, clocks: dict[str, Any] | None, names: Sequence[str], you: int | None
-             ) -> None:
-        """The clocks of the newest table message (the seconds left as it was sent)."""
+    def show(self, clocks: dict[str, Any] | None, names: Sequence[str], you: int | None,
+             bots: Iterable[int] = ()) -> None:
+        """The clocks of the newest table message (the seconds left as it was sent). The
+        `bots`' seats show none: a bot moves at its own pace and never runs out, and a clock
+        that sat at its bank all game (its increment refilled it after every move) told
+        nothing."""
         if clocks is not self.clocks:
             self._at = time.monotonic()
         self.clocks = clocks if isinstance(clocks, dict) else None
         self.names, self.you = list(names), you
+        self.bots = set(bots)
         self.set_class(self.clocks is not None, "-on")
         self.refresh_line()
 
@@ -159,6 +164,8 @@ class SeatClocks(Static):
         timeouts = _seats(clocks, "timeouts", count, 0)
         parts = []
         for seat, seconds in enumerate(self.left()):
+            if seat in self.bots:
+                continue
             name = short_name(self.names[seat], cut)
             runs = seat in running
             mark = "▶" if runs else ""
@@ -180,6 +187,20 @@ class SeatClocks(Static):
     def refresh_line(self) -> None:
         self.update(self.line() if self.clocks is not None else Content(""))
 
+    def played_for(self, seat: int | None) -> bool:
+        """Whether the bot plays `seat`'s turn now: its clock runs with no time left (it ran
+        out, and the turn goes on: Chez Geek's phases, a trick's prompts)."""
+        clocks = self.clocks
+        if clocks is None or seat is None or not 0 <= seat < len(self.names):
+            return False
+        if seat not in _running(clocks):
+            return False
+        if clocks.get("out_of_time") == "skip":
+            return False
+        timeouts = _seats(clocks, "timeouts", len(self.names), 0)
+        out = isinstance(timeouts[seat], int) and timeouts[seat] > 0
+        return out and self.left()[seat] <= 0
+
     @property
     def width_needed(self) -> int:
         """Cells the line takes now (0 when hidden), for the rest of the top bar."""
@@ -187,3 +208,18 @@ class SeatClocks(Static):
             return 0
         return cell_len(self.line().plain) + 1
 
+
+register({
+    "en": {
+        "clock.bot_plays": "Out of time: the bot plays this turn for you",
+        "clock.bot_plays.extend": "Out of time: the bot plays this turn for you (F7: more "
+                                  "time, to play it yourself)",
+        "clock.bots": "Bots have no clock: they move at their own pace and never run out.",
+    },
+    "de": {
+        "clock.bot_plays": "Zeit abgelaufen: der Bot spielt diesen Zug für dich",
+        "clock.bot_plays.extend": "Zeit abgelaufen: der Bot spielt diesen Zug für dich (F7: "
+                                  "mehr Zeit, um selbst zu spielen)",
+        "clock.bots": "Bots haben keine Uhr: sie ziehen in ihrem Tempo und nie zu spät.",
+    },
+})

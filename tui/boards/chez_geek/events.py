@@ -52,6 +52,13 @@ def why_words(why: object, lang: str) -> str:
     return tr(f"cg.why.{why}", lang=lang)
 
 
+def quiet(event: dict[str, Any]) -> bool:
+    """Whether `event` gets no line in the log: a reaction window nobody answered (after every
+    phase of every turn, it was a third of the log as "Nobody plays anything"; a response
+    window nobody answered still says what went through)."""
+    return event.get("kind") == "let_go" and event.get("window") != "response"
+
+
 def describe(event: dict[str, Any], names: list[str], lang: str) -> str:
     """One Chez Geek event as a sentence in `lang`."""
     kind = str(event.get("kind", ""))
@@ -77,7 +84,7 @@ def describe(event: dict[str, Any], names: list[str], lang: str) -> str:
     if kind == "let_go":
         if event.get("window") == "response":
             return tr("cg.ev.let_go", lang=lang, what=item_words(event.get("item"), names, lang))
-        return tr("cg.ev.let_go_reaction", lang=lang)
+        return tr("cg.ev.let_go_reaction", lang=lang)  # said where asked, not logged (quiet)
     if kind == "cancelled":
         return said("cg.ev.cancelled", seat_name(names, event.get("by")), lang,
                     what=item_words(event.get("item"), names, lang))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from tui.boards.chez_geek.cards import card_name, job_name
+from tui.boards.chez_geek.hyphens import breakable
 from tui.widgets.cardrow import Face
 
 # (ink, paper) of each kind of Life card.
@@ -47,7 +48,7 @@ def values(cost: object, slack: object, kind: object = None) -> str:
 def hand_face(card: dict[str, Any]) -> Face:
     """A hand card from the view: name, cost and slack, its kind's colours."""
     ink, paper = _colours(card.get("type"))
-    return Face(card_name(card.get("card")),
+    return Face(breakable(card_name(card.get("card"))),
                 values(card.get("cost"), card.get("slack"), card.get("type")),
                 ink=ink, paper=paper)
 
@@ -57,7 +58,8 @@ def room_face(entry: dict[str, Any], kind: object) -> Face:
     ink, paper = _colours(kind)
     tokens = int(entry.get("tokens") or 0)
     value = f"{entry.get('value')}{tokens:+d}" if tokens else str(entry.get("value"))
-    return Face(card_name(entry.get("card")), f"{sign(kind)} {SLACK}{value}", ink=ink,
+    return Face(breakable(card_name(entry.get("card"))), f"{sign(kind)} {SLACK}{value}",
+                ink=ink,
                 paper=paper)
 
 

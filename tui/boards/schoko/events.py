@@ -17,7 +17,9 @@ def tile_name(tile: object, lang: str | None = None) -> str:
 
 
 def placement_words(move: dict[str, Any], lang: str | None = None) -> str:
-    """A placement as the table says it: the tile, where, on which level, how turned."""
+    """A hinted placement in words: the tile, on which level, how turned, and where: where
+    the hint put the tile's outline (the board has no axes to say coordinates by: "at -2,-1"
+    told a player nothing)."""
     rot = move.get("rot")
     turn = tr(f"schoko.turned.{rot}", lang=lang) if rot in (1, 2, 3) else ""
     key = "schoko.hint.place2" if move.get("level") == 2 else "schoko.hint.place"
@@ -25,8 +27,6 @@ def placement_words(move: dict[str, Any], lang: str | None = None) -> str:
         key,
         lang=lang,
         tile=tile_name(move.get("tile"), lang),
-        x=move.get("x"),
-        y=move.get("y"),
         turn=turn,
     )
 

@@ -5,6 +5,10 @@ move. The review's budget is made small (the coach's factor) so the tests stay q
 
 from __future__ import annotations
 
+import threading
+import time
+from typing import Any
+
 import pytest
 from test_past_games import open_past_games
 from test_players_screens import open_players, recorded
@@ -16,6 +20,7 @@ from bench.review import played_record
 from engines import coach
 from engines.search import Choice
 from net.players import ladder
+from net.records import review as records_review
 from tui import i18n
 from tui.app import TabletopApp, local_app
 from tui.screens.coach_words import why
@@ -74,10 +79,29 @@ async def test_the_results_screen_opens_the_review_of_the_game_just_played() -> 
         assert isinstance(app.screen, ResultsScreen)
 
 
+def held_after(judged: int, gate: threading.Event, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reviews wait after `judged` decisions until `gate` opens (or they are stopped): a
+    review is still at work when the test leaves it, however fast the machine."""
+    real = records_review.review
+
+    def held(replay: Any, seat: int, **kw: Any) -> Any:
+        progress, stop = kw.pop("progress"), kw["stop"]
+
+        def slowed(done: int, total: int) -> None:
+            progress(done, total)
+            while done >= judged and not gate.is_set() and not stop():
+                time.sleep(0.01)
+
+        return real(replay, seat, progress=slowed, **kw)
+
+    monkeypatch.setattr(records_review, "review", held)
+
+
 async def test_a_past_games_review_is_left_taken_up_again_and_a_decision_tried_again(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    # Long enough a search that the review is still at work when it is left.
     monkeypatch.setattr(coach, "BUDGET_FACTOR", {**coach.BUDGET_FACTOR, coach.REVIEW: 0.3})
+    gate = threading.Event()
+    held_after(2, gate, monkeypatch)
     played_record("zwergenamulett", ["random", "strong", "strong"], 4)
     app = TabletopApp(lang="en")
     async with app.run_test(size=(160, 50)) as pilot:
@@ -93,6 +117,7 @@ async def test_a_past_games_review_is_left_taken_up_again_and_a_decision_tried_a
         await settle(pilot)
         assert app.screen is past
         await until(pilot, lambda: first.job._stop.is_set(), "the review stopped")
+        gate.set()
         await pilot.press("g")
         screen = await finished(pilot)
         assert screen is not first and not screen.query_one("#review-progress").display

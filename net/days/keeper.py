@@ -26,7 +26,7 @@ from net.days import clock
 from net.days.notices import Smtp, post
 from net.days.store import PLAYING, DaysStore, Game, Player
 from net.days.table import sweep
-from net.days.words import days, line
+from net.days.words import counted, days, line
 from net.players import ladder
 from net.players.store import StoreError
 
@@ -152,7 +152,7 @@ class DaysKeeper:
                                  (now, player.ident, player.digest_sent))
             if claimed:
                 sent += self.smtp.send(player.email,
-                                       line("digest_subject", player.lang, count=len(waiting)),
+                                       counted("digest_subject", len(waiting), player.lang),
                                        _digest(player, waiting, now))
         return sent
 
@@ -166,7 +166,7 @@ def _warning(game: Game, left: float, lang: str) -> str:
 def _digest(player: Player, waiting: list, now: float) -> str:
     lang = player.lang
     lines = [line("digest_hello", lang, name=player.name), "",
-             line("digest_count", lang, count=len(waiting))]
+             counted("digest_count", len(waiting), lang)]
     for listing in waiting:
         lines.append(line("digest_game", lang, title=get_engine(listing.engine).title,
                           game=listing.id,

@@ -19,8 +19,10 @@ LINES: Lines = {
         "warn": "Your turn in {title} (game {game}) ends in about {hours} hours. If you do not "
                 "move by then, the table's bot plays your seat for the rest of the game.",
         "digest_subject": "tabletop-tui: your turn in {count} games",
+        "digest_subject_one": "tabletop-tui: your turn in 1 game",
         "digest_hello": "Hello {name},",
         "digest_count": "It is your turn in {count} games:",
+        "digest_count_one": "It is your turn in 1 game:",
         "digest_game": "- {title} (game {game}), waiting {days} days",
     },
     "de": {
@@ -31,8 +33,10 @@ LINES: Lines = {
                 "bis dahin nicht, spielt der Bot des Tisches deinen Platz für den Rest der "
                 "Partie.",
         "digest_subject": "tabletop-tui: du bist dran in {count} Partien",
+        "digest_subject_one": "tabletop-tui: du bist dran in 1 Partie",
         "digest_hello": "Hallo {name},",
         "digest_count": "Du bist dran in {count} Partien:",
+        "digest_count_one": "Du bist dran in 1 Partie:",
         "digest_game": "- {title} (Partie {game}), wartet seit {days} Tagen",
     },
 }
@@ -45,6 +49,11 @@ def known(lang: str | None) -> str:
 
 def line(key: str, lang: str, **values: str | int | float) -> str:
     return said(LINES, key, known(lang), **values)
+
+
+def counted(key: str, count: int, lang: str) -> str:
+    """The line `key` for `count` games (its `_one` form for one)."""
+    return line(f"{key}_one", lang) if count == 1 else line(key, lang, count=count)
 
 
 def days(number: float, lang: str) -> str:

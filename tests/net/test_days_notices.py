@@ -224,10 +224,11 @@ def test_a_german_player_is_told_in_german_and_an_english_one_in_english(
         fake.advance(DAY + 60)
         keeper.tick()
         german = [m for m in box.mails if m["To"] == "ann@example.org"
-                  and m["Subject"] == "tabletop-tui: du bist dran in 1 Partien"]
+                  and m["Subject"] == "tabletop-tui: du bist dran in 1 Partie"]
         assert german, [m["Subject"] for m in box.mails]
         text = german[-1].get_content()
-        assert text.startswith("Hallo Ann,") and "wartet seit 1,0 Tagen" in text
+        assert text.splitlines()[:3] == ["Hallo Ann,", "", "Du bist dran in 1 Partie:"]
+        assert "wartet seit 1,0 Tagen" in text
         assert not any("your turn" in m["Subject"] for m in box.mails
                        if m["To"] == "ann@example.org")
         assert all("Du bist dran" not in m["Subject"] and "Hallo" not in m.get_content()

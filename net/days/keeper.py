@@ -6,7 +6,8 @@ Every `serve` node runs one (`DaysKeeper.run`); each round (`tick`) it
 - POSTs each player's webhook once for every turn that became theirs;
 - tells the others of a game when a player goes on vacation (their webhook, once);
 - e-mails a player one last warning before a turn's time runs out, and a digest of the games
-  waiting for them at most once a day.
+  waiting for them at most once a day;
+every notice in the language the player set them in (net.days.words).
 Several nodes may run keepers on one store: every notice is claimed in the store before it is
 sent (`DaysStore.claim`), so each goes out once. Time comes from `now` (a fake clock in tests).
 """
@@ -25,12 +26,14 @@ from net.days import clock
 from net.days.notices import Smtp, post
 from net.days.store import PLAYING, DaysStore, Game, Player
 from net.days.table import sweep
+from net.days.words import counted, days, line
 from net.players import ladder
 from net.players.store import StoreError
 
 TICK_SECONDS = 60.0
 WAITING_SQL = (
-    "SELECT g.id, g.engine, g.state_no, g.to_act, s.seat, s.ident, p.webhook FROM days_games g "
+    "SELECT g.id, g.engine, g.state_no, g.to_act, s.seat, s.ident, p.webhook, p.lang "
+    "FROM days_games g "
     "JOIN days_seats s ON s.game = g.id JOIN days_players p ON p.ident = s.ident "
     "WHERE g.status = ? AND p.webhook IS NOT NULL AND s.timed_out IS NULL AND NOT EXISTS "
     "(SELECT 1 FROM days_notices n WHERE n.game = g.id AND n.ident = s.ident "
@@ -89,12 +92,12 @@ class DaysKeeper:
 
     def _turns(self, store: DaysStore, now: float) -> int:
         sent = 0
-        for game_id, engine, state_no, to_act, seat, ident, hook in store.rows(
+        for game_id, engine, state_no, to_act, seat, ident, hook, lang in store.rows(
                 WAITING_SQL, (PLAYING,)):
             if seat in json.loads(to_act) and store.claim(game_id, ident, "turn", state_no, now):
-                title = get_engine(engine).title
-                sent += self._hook(hook, "tabletop-tui", f"Your turn in {title} (game "
-                                   f"{game_id}, move {state_no + 1})")
+                sent += self._hook(hook, "tabletop-tui", line(
+                    "turn", lang or "en", title=get_engine(engine).title, game=game_id,
+                    move=state_no + 1))
         return sent
 
     def _aways(self, store: DaysStore, now: float) -> int:
@@ -111,10 +114,9 @@ class DaysKeeper:
                         continue
                     if store.claim(listing.id, other, f"away {player.ident}",
                                    int(player.away.start), now):
-                        sent += self._hook(them.webhook, "tabletop-tui",
-                                           f"{player.name} is on vacation until "
-                                           f"{when(player.away.end or now)}: their clock in "
-                                           f"game {listing.id} stands still")
+                        sent += self._hook(them.webhook, "tabletop-tui", line(
+                            "away", them.lang, name=player.name,
+                            until=when(player.away.end or now), game=listing.id))
         return sent
 
     def _warnings(self, store: DaysStore, now: float) -> int:
@@ -132,8 +134,8 @@ class DaysKeeper:
                 left = clock.left(seat.bank, game.turn_since, now, player.away)
                 if 0 < left <= clock.WARN_SHARE * game.days * clock.DAY and store.claim(
                         game.id, player.ident, "warn", game.state_no, now):
-                    sent += self.smtp.send(player.email, "tabletop-tui: last call",
-                                           _warning(game, left))
+                    sent += self.smtp.send(player.email, line("warn_subject", player.lang),
+                                           _warning(game, left, player.lang))
         return sent
 
     def _digests(self, store: DaysStore, now: float) -> int:
@@ -149,22 +151,24 @@ class DaysKeeper:
                                  "AND digest_sent = ? RETURNING ident",
                                  (now, player.ident, player.digest_sent))
             if claimed:
-                sent += self.smtp.send(player.email, f"tabletop-tui: your turn in "
-                                       f"{len(waiting)} games", _digest(player, waiting, now))
+                sent += self.smtp.send(player.email,
+                                       counted("digest_subject", len(waiting), player.lang),
+                                       _digest(player, waiting, now))
         return sent
 
 
-def _warning(game: Game, left: float) -> str:
+def _warning(game: Game, left: float, lang: str) -> str:
     hours = max(1, round(left / 3600))
-    return (f"Your turn in {get_engine(game.engine).title} (game {game.id}) ends in about "
-            f"{hours} hours. If you do not move by then, the table's bot plays your seat for "
-            f"the rest of the game.\n")
+    return line("warn", lang, title=get_engine(game.engine).title, game=game.id,
+                hours=hours) + "\n"
 
 
 def _digest(player: Player, waiting: list, now: float) -> str:
-    lines = [f"Hello {player.name},", "", f"It is your turn in {len(waiting)} games:"]
+    lang = player.lang
+    lines = [line("digest_hello", lang, name=player.name), "",
+             counted("digest_count", len(waiting), lang)]
     for listing in waiting:
-        days = (now - listing.turn_since) / clock.DAY
-        lines.append(f"- {get_engine(listing.engine).title} (game {listing.id}), waiting "
-                     f"{days:.1f} days")
+        lines.append(line("digest_game", lang, title=get_engine(listing.engine).title,
+                          game=listing.id,
+                          days=days((now - listing.turn_since) / clock.DAY, lang)))
     return "\n".join([*lines, ""])

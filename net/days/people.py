@@ -3,7 +3,7 @@ tells them it is their turn (net.days.notices), and their vacation (net.days.clo
 
 from __future__ import annotations
 
-from net.days import clock
+from net.days import clock, words
 from net.days.notices import check_email, check_webhook
 from net.days.store import DaysStore, Player
 from net.days.table import DaysError
@@ -14,14 +14,15 @@ def _player(store: DaysStore, ident: str, name: str) -> Player:
 
 
 def set_notices(store: DaysStore, ident: str, name: str, webhook: str | None,
-                email: str | None, private_hooks: bool = False) -> Player:
-    """Keep `ident`'s webhook and e-mail address (None or empty: none); NoticeError (a
-    ValueError) saying what is wrong, and nothing kept."""
+                email: str | None, private_hooks: bool = False, lang: str = "en") -> Player:
+    """Keep `ident`'s webhook and e-mail address (None or empty: none), and `lang`, the
+    language the notices speak (the player's app's, as they set them: the keeper has no app
+    to ask); NoticeError (a ValueError) saying what is wrong, and nothing kept."""
     hook = check_webhook(webhook, private_hooks) if webhook and webhook.strip() else None
     mail = check_email(email) if email and email.strip() else None
     with store.writing():
         player = _player(store, ident, name)
-        player.webhook, player.email = hook, mail
+        player.webhook, player.email, player.lang = hook, mail, words.known(lang)
         store.keep_player(player)
     return player
 

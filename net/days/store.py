@@ -1,5 +1,5 @@
 """Games over days in the table's store: the rows of `days_games`, `days_seats`,
-`days_moves`, `days_players` and `days_notices` (schema step 7 of net.players.sql), read and
+`days_moves`, `days_players` and `days_notices` (schema steps 9 and 10 of net.players.sql), read and
 written through the ladder store's own backends, so SQLite's file and a PostgreSQL database
 (a table on several machines) hold them alike.
 
@@ -101,12 +101,13 @@ class Player:
     webhook: str | None = None
     email: str | None = None
     digest_sent: float = 0.0
+    lang: str = "en"  # the language the table's notices speak to them (net.days.words)
 
 
 _GAME_COLUMNS = ("id, engine, options, secret, salt, days, creator, listed, status, state_no, "
                  "to_act, turn_since, created, result, record")
 _PLAYER_COLUMNS = ("ident, name, finished, away_from, away_until, vacation_year, vacation_used, "
-                   "webhook, email, digest_sent")
+                   "webhook, email, digest_sent, lang")
 
 
 class DaysStore:
@@ -269,24 +270,25 @@ class DaysStore:
                            (ident,))
         if row is None:
             return None
-        ident, name, finished, start, end, year, used, hook, email, digest = row
+        ident, name, finished, start, end, year, used, hook, email, digest, lang = row
         return Player(ident, name, int(finished), Away(start, end), int(year), float(used),
-                      hook, email, float(digest))
+                      hook, email, float(digest), lang or "en")
 
     def players(self, idents: list[str]) -> dict[str, Player]:
         return {i: p for i in set(idents) if (p := self.player(i)) is not None}
 
     def keep_player(self, player: Player) -> None:
         self.rows(
-            f"INSERT INTO days_players ({_PLAYER_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            f"INSERT INTO days_players ({_PLAYER_COLUMNS}) "
+            f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
             f"ON CONFLICT (ident) DO UPDATE SET name = excluded.name, "
             f"finished = excluded.finished, away_from = excluded.away_from, "
             f"away_until = excluded.away_until, vacation_year = excluded.vacation_year, "
             f"vacation_used = excluded.vacation_used, webhook = excluded.webhook, "
-            f"email = excluded.email, digest_sent = excluded.digest_sent",
+            f"email = excluded.email, digest_sent = excluded.digest_sent, lang = excluded.lang",
             (player.ident, player.name, player.finished, player.away.start, player.away.end,
              player.vacation_year, player.vacation_used, player.webhook, player.email,
-             player.digest_sent))
+             player.digest_sent, player.lang))
 
     def all_players(self) -> list[Player]:
         return [p for (ident,) in self.rows("SELECT ident FROM days_players")

@@ -225,6 +225,9 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             sent DOUBLE PRECISION NOT NULL,
             PRIMARY KEY (game, ident, kind, state_no))""",
     ),
+    (  # 10: the language a player over days is told in (net.days.words), set with the notices
+        "ALTER TABLE days_players ADD COLUMN lang TEXT",
+    ),
 )
 # The most seats one owner keeps (rooms are short-lived): the newest are kept.
 SEATS_KEPT = 50

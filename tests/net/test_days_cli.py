@@ -56,6 +56,27 @@ def test_a_script_opens_shows_and_plays_a_game_over_days(
     assert _run(capsys, "notices", "--email", "me@example.org")[0]["email"] == "me@example.org"
 
 
+def test_a_scripts_notices_speak_its_players_language(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The keeper tells a player in the language their environment asks for when they set
+    their notices (their settings' choice first), as the app would speak to them."""
+    from net.days.link import with_store
+    from net.players import identity
+
+    monkeypatch.setenv(ladder.TABLE_ENV, str(tmp_path / "table.sqlite"))
+    monkeypatch.setenv("LC_ALL", "de_DE.UTF-8")
+    _run(capsys, "notices", "--email", "me@example.org")
+    me = identity.mine()
+    assert me is not None
+    player = with_store(None, lambda store: store.player(me.fingerprint))
+    assert player is not None and player.lang == "de"
+    monkeypatch.setenv("LC_ALL", "C")
+    _run(capsys, "notices", "--email", "me@example.org")
+    player = with_store(None, lambda store: store.player(me.fingerprint))
+    assert player is not None and player.lang == "en"
+
+
 async def test_serve_runs_the_keeper_beside_its_tables(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """`serve --ssh/--web` starts the keeper with its tables: a turn whose days ran out long

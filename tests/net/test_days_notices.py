@@ -180,3 +180,58 @@ def test_mail_is_a_daily_digest_and_a_last_warning_never_one_per_move(
         assert "waiting" in later[-1].get_content()
     finally:
         store.close()
+
+
+def test_a_german_player_is_told_in_german_and_an_english_one_in_english(
+        store_at: str, hooks: Hooks, mailbox: tuple[Mailbox, Smtp]) -> None:
+    """Each player's webhook and digest speak the language they set their notices in; a
+    language the table does not speak (a stored value is the player's word) is English."""
+    box, smtp = mailbox
+    ann, bob = someone(), someone()
+    fake = FakeClock()
+    store = days_store(store_at)
+    try:
+        people.set_notices(store, ann.fingerprint, "Ann", hooks.url, "ann@example.org",
+                           private_hooks=True, lang="de")
+        people.set_notices(store, bob.fingerprint, "Bob", hooks.url, "bob@example.org",
+                           private_hooks=True, lang="xx")
+        assert store.player(bob.fingerprint).lang == "en"  # type: ignore[union-attr]
+        game = two_seated(store, "schoko", ann, bob, fake())
+        keeper = DaysKeeper(store_at, now=fake, smtp=smtp, private_hooks=True)
+        speaks = {ann.fingerprint: ("Du bist dran in Scho K.O. (Partie ", "Your turn"),
+                  bob.fingerprint: ("Your turn in Scho K.O. (game ", "Du bist dran")}
+        heard: set[str] = set()
+        # Moves until each has been told of a turn: every webhook in its player's language.
+        while heard != set(speaks):
+            keeper.tick()
+            ident = game.seats[game.to_act[0]].ident or ""
+            told = hooks.got[-1]["message"]
+            assert told.startswith(speaks[ident][0]) and speaks[ident][1] not in told
+            heard.add(ident)
+            if heard != set(speaks):
+                session = table.session_of(game)
+                seat = game.to_act[0]
+                game = table.play(store, game.id, ident, seat,
+                                  session.engine.legal_moves(session.state, seat)[0],
+                                  game.state_no, fake())
+        # Ann's digest, a day on: her turn now (Bob moves while it is his).
+        while game.seats[game.to_act[0]].ident != ann.fingerprint:
+            session = table.session_of(game)
+            seat = game.to_act[0]
+            game = table.play(store, game.id, bob.fingerprint, seat,
+                              session.engine.legal_moves(session.state, seat)[0],
+                              game.state_no, fake())
+        fake.advance(DAY + 60)
+        keeper.tick()
+        german = [m for m in box.mails if m["To"] == "ann@example.org"
+                  and m["Subject"] == "tabletop-tui: du bist dran in 1 Partie"]
+        assert german, [m["Subject"] for m in box.mails]
+        text = german[-1].get_content()
+        assert text.splitlines()[:3] == ["Hallo Ann,", "", "Du bist dran in 1 Partie:"]
+        assert "wartet seit 1,0 Tagen" in text
+        assert not any("your turn" in m["Subject"] for m in box.mails
+                       if m["To"] == "ann@example.org")
+        assert all("Du bist dran" not in m["Subject"] and "Hallo" not in m.get_content()
+                   for m in box.mails if m["To"] == "bob@example.org")
+    finally:
+        store.close()

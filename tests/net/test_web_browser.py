@@ -58,17 +58,23 @@ async def take_until_the_results(tab: Tab) -> str:
         if "Results" in text:
             return text
         if "Your turn" in text.splitlines()[0]:
-            before = cards_left(text)
-            await tab.press("t")
-
-            async def moved(b: str = before) -> bool:
-                now = await tab.text()
-                return "Results" in now or cards_left(now) not in ("", b)
-
-            await tab.until(moved, "the next card after a take")
+            await take(tab, text)
         else:
             await asyncio.sleep(0.1)
     raise AssertionError("the game did not end:\n" + await tab.text())
+
+
+async def take(tab: Tab, text: str) -> None:
+    """Take the card offered (`text`: the screen now), until the screen shows the next one
+    or the results."""
+    before = cards_left(text)
+    await tab.press("t")
+
+    async def moved() -> bool:
+        now = await tab.text()
+        return "Results" in now or cards_left(now) not in ("", before)
+
+    await tab.until(moved, "the next card after a take")
 
 
 def shot(name: str) -> Path | None:

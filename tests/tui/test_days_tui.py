@@ -177,3 +177,14 @@ async def test_notices_are_set_in_settings_by_keys_and_a_bad_webhook_changes_not
                 break
         player = with_store(str(at_table), lambda store: store.player(me.fingerprint))
         assert player is not None and player.email == "ann@example.org" and not player.webhook
+        assert player.lang == "en"  # the app's language, for the keeper's notices
+        await app.set_language("de")
+        await pilot.pause()
+        app.screen.query_one("#set-save").focus()
+        await pilot.press("enter")
+        for _ in range(100):
+            await pilot.pause(0.02)
+            player = with_store(str(at_table), lambda store: store.player(me.fingerprint))
+            if player is not None and player.lang == "de":
+                break
+        assert player is not None and player.lang == "de"

@@ -38,6 +38,15 @@ def player_name() -> str:
     return (prefs.load().name or os.environ.get("USER") or "player")[:32]
 
 
+def player_language() -> str:
+    """The language the player's notices speak: their settings' choice, else their
+    environment's (as the app chooses it)."""
+    from net.words import language
+    from tui import prefs
+
+    return prefs.load().language or language(os.environ)
+
+
 def add_parser(sub: Any) -> None:
     days = sub.add_parser("days", help="play over days at a table (for scripts; JSON lines)")
     acts = days.add_subparsers(dest="act", metavar="ACTION", required=True)
@@ -172,7 +181,8 @@ def _act(store: DaysStore, args: argparse.Namespace, me: identity.Identity, name
         people.come_back(store, ident, name, now)
         _out({"back": True})
     elif act == "notices":
-        player = people.set_notices(store, ident, name, args.webhook, args.email)
+        player = people.set_notices(store, ident, name, args.webhook, args.email,
+                                    lang=player_language())
         _out({"webhook": player.webhook, "email": player.email})
     elif act == "orders":
         _out({"orders": table.set_orders(store, args.id, ident, {"answer": args.answer})})

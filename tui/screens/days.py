@@ -31,7 +31,7 @@ from net.players.store import StoreError
 from net.wire.text import clean
 from tui.commands.days import player_name
 from tui.days_menu import register_words
-from tui.i18n import tr
+from tui.i18n import language, tr
 from tui.screens.base import KeySpec, TableScreen
 from tui.screens.game import GameScreen
 from tui.widgets.footer import Footer
@@ -453,7 +453,7 @@ class DaysSettingsScreen(TableScreen[None]):
         if me is None:
             self._say(tr("days.no_identity"))
             return
-        ident, name, now = me.fingerprint, player_name(), time.time()
+        ident, name, now, lang = me.fingerprint, player_name(), time.time(), language()
         webhook = self.query_one("#set-webhook", Input).value
         email = self.query_one("#set-email", Input).value
         vacation = self.query_one("#set-vacation", Input).value
@@ -461,7 +461,7 @@ class DaysSettingsScreen(TableScreen[None]):
 
         def work(store: DaysStore) -> str:
             if button == "set-save":
-                people.set_notices(store, ident, name, webhook, email)
+                people.set_notices(store, ident, name, webhook, email, lang=lang)
                 return tr("days.set.saved")
             if button == "set-away":
                 days = int(vacation) if vacation.isdigit() else 0

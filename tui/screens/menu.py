@@ -20,7 +20,7 @@ from tui.widgets.footer import Footer
 
 # "days" shows only at a table (tui.days_menu), so it stands last but one: every item above it
 # is where it is with it or without it.
-MENU_ITEMS = ("play", "host", "join", "tables", "quick", "learn", "rules", "puzzles", "settings",
+MENU_ITEMS = ("play", "host", "join", "tables", "quick", "learn", "puzzles", "rules", "settings",
               "past", "players", "tournaments", "days", "quit")
 
 BANNER = "♠ ♥  tabletop-tui  ♦ ♣"
@@ -142,4 +142,4 @@ class GamePickerScreen(TableScreen[str | None]):
 
 
 
-register({"en": {"menu.puzzles": "Puzzles"}, "de": {"menu.puzzles": "Rätsel"}})
+register({"en": {"menu.puzzles": "Learn: puzzles"}, "de": {"menu.puzzles": "Lernen: Rätsel"}})

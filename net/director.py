@@ -198,6 +198,10 @@ class Director:
         self.store.open_round(self.tid, number, tables, commitment, deal)
         hosts = [await self._open(event, number, board, table, entrants, deal)
                  for board, table in enumerate(tables)]
+        if seed is not None:
+            for host in hosts:  # the host's record alone (the table's disk) holds the seed
+                host.duplicate = {"tournament": self.tid, "round": number,
+                                  "commitment": commitment, "round_seed": seed}
         absent = await self._seated(hosts)
         for host, missing in zip(hosts, absent, strict=True):
             for seat in missing:

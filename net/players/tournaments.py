@@ -211,6 +211,14 @@ class Tournaments:
             "SELECT round, commitment, seed, started, finished FROM tournament_rounds "
             "WHERE tournament = ? ORDER BY round", (tid,))]
 
+    def published(self, tid: str, number: int, commitment: str, before: float) -> bool:
+        """Whether this store published `commitment` for duplicate round `number` of `tid`
+        with its pairings, before the time `before` (a game's start): what a table's ladder
+        asks before it counts a duplicate table's game (net.players.ladder)."""
+        row = self.db.row("SELECT commitment, started FROM tournament_rounds WHERE "
+                          "tournament = ? AND round = ?", (tid, number))
+        return row is not None and row[0] == commitment and float(row[1]) <= before
+
     def tables(self, tid: str, number: int | None = None) -> list[TableRow]:
         query = ("SELECT round, board, seats, places, absent, deal_seed, game FROM "
                  "tournament_tables WHERE tournament = ?")

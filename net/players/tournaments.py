@@ -211,6 +211,19 @@ class Tournaments:
             "SELECT round, commitment, seed, started, finished FROM tournament_rounds "
             "WHERE tournament = ? ORDER BY round", (tid,))]
 
+    def duplicate_round_of(self, code: str) -> tuple[str, RoundRow] | None:
+        """(tournament, round) of the duplicate round whose table has join code `code`
+        (None: no duplicate table of this store): how the app knows that the game it played
+        was dealt from a round's seed, and which commitment to check it against."""
+        row = self.db.row("SELECT tournament, round FROM tournament_seats WHERE code = ?",
+                          (code,))
+        if row is None:
+            return None
+        played = next((r for r in self.rounds(row[0]) if r.round == row[1]), None)
+        if played is None or played.commitment is None:
+            return None
+        return str(row[0]), played
+
     def published(self, tid: str, number: int, commitment: str, before: float) -> bool:
         """Whether this store published `commitment` for duplicate round `number` of `tid`
         with its pairings, before the time `before` (a game's start): what a table's ladder

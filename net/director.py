@@ -315,6 +315,7 @@ class Entry:
     level: str = "random"
     server: str | None = None
     wait: float = SHOW_UP
+    key: identity.Identity | None = None  # proves its seats (None: this installation's key)
 
     async def seat(self, number: int) -> tuple[str, str, str] | None:
         """This player's way into round `number` once the pairings give it (None: the
@@ -379,6 +380,8 @@ class Entry:
         code, token, proof_key = seat
         link = RemoteLink(code, self.name, server=self.server, token=token,
                           proof_key=proof_key, remember=False)
+        if self.key is not None:
+            link.deal.identity = self.key
         bot = PeerBot(link, self.level, seed=random.randrange(2**32))
         link.set_listener(bot.hear)
         try:

@@ -66,7 +66,10 @@ class Dealer:
         self.salt = fairness.new_salt()
         self.commitment = fairness.commitment(self.secret, self.salt)
         self.asked = sorted(p.seat for p in host.peers.values() if p.seat is not None)
-        if host.seed is not None or not self.asked:
+        # A fixed seed deals at once; a tournament's duplicate table first asks its seated
+        # guests for parts, not for the seed (the commit names the fixed seed) but for the
+        # identity proofs that come with them, so that its game counts for their ratings.
+        if (host.seed is not None and host.duplicate is None) or not self.asked:
             self.asked = []
             self._deal({})
             return
@@ -78,7 +81,7 @@ class Dealer:
 
     def _ask(self, cids: list[int]) -> None:
         self.host.uplink.post(cids, "commit", commitment=self.commitment, seats=self.asked,
-                              deal=self.number)
+                              deal=self.number, fixed_seed=self.host.seed)
 
     def ask_again(self, cid: int, seat_no: int | None) -> None:
         """A seat the open commit names whose person is back (a dropped connection, a re-key)

@@ -13,8 +13,10 @@ from pathlib import Path
 import test_tournament_play
 from netsupport import TIMEOUT, Player
 
+from net.director import Director, Entry
 from net.host.authority import NetHost
 from net.host.link import HostLink
+from net.peer.deal import DealCheck
 from net.players import identity, ladder
 from net.players.sqlite import SqliteLadders
 from net.players.tournaments import Event, Tournaments
@@ -115,3 +117,45 @@ async def test_a_duplicate_tables_game_counts_nowhere_but_on_the_table_that_ran_
     finally:
         elsewhere.close()
     assert found.refused is not None and found.refused.code == "unpublished"
+
+
+async def test_a_directed_duplicate_rounds_games_count_for_every_player_on_the_table(
+        events: Tournaments, relay: Relay) -> None:
+    """Six people on their own machines (each their own key) at two tables of one duplicate
+    round: every player checks the round's deal, and both games count on the table's ladder,
+    each seat proven for its game (a fixed-seed table asks its guests for their proofs)."""
+    events.create(Event(TID, "schoene", "swiss", rounds=1, size=3, starts=time.time(),
+                        duplicate=True))
+    clients = []
+    for i in range(6):
+        events.enter(TID, f"p{i}", f"Player {i}")
+        clients.append(Entry(events, TID, f"p{i}", f"Player {i}", server=relay.url,
+                             wait=60.0, key=identity.Identity(
+                                 identity.Ed25519PrivateKey.generate())))
+    director = Director(events, TID, relay.url, show_up=30.0, ladders=events.db)
+    verdicts = await asyncio.wait_for(
+        asyncio.gather(director.run(), *(c.play_round(1) for c in clients)), 180)
+    assert all(v.ok for v in verdicts[1:]), verdicts
+    assert [p.counted for p in director.played] == ["counted", "counted"]
+    people = {c.key.fingerprint for c in clients if c.key is not None}
+    rated = {s.ident for s in events.db.ladder("schoene")}
+    assert people <= rated
+
+
+def test_a_commit_that_names_one_fixed_seed_and_a_start_with_another_fails_at_once() -> None:
+    """A duplicate table's commit names its fixed seed before any part comes; a host that
+    then deals from another (or names none and fixes one after the parts came) is caught at
+    the start, as any host that fixed a seed late."""
+    lobby = [{"name": "Ann", "kind": "person"}, {"name": "Bot", "kind": "bot"}]
+    players = [{"name": "Ann", "bot": None}, {"name": "Bot", "bot": "random"}]
+    for announced, dealt, failed in ((5, 5, None), (5, 6, "fixed_late"),
+                                     (None, 6, "fixed_late")):
+        said: list[dict[str, object]] = []
+        check = DealCheck(said.append)
+        part = check.committed({"commitment": "c" * 64, "seats": [0], "fixed_seed": announced},
+                               lobby, 0, "Ann")
+        assert part is not None and part["proof"] is not None  # Ann's proof for this game
+        assert check.contribution is not None
+        check.started({"commitment": "c" * 64, "fixed_seed": dealt, "players": players,
+                       "contributions": [check.contribution]}, 0)
+        assert (check.doubt.code if check.doubt else None) == failed

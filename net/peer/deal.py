@@ -40,8 +40,8 @@ class DealCheck:
         self.commitment: str | None = None
         self.contribution: list[Any] | None = None  # [seat, value] this peer gave the seed
         self.asked: list[int] | None = None  # the seats the host's commit named (None: unseen)
-        # The fixed seed a duplicate table's commit named (None: a shuffle, or no commit).
-        self.announced: int | None = None
+        # Whether the commit said the seed is fixed (a duplicate table: parts for the proofs).
+        self.announced = False
         self.dealt: dict[str, Any] | None = None  # the start frame of the game (None: unseen)
         self.doubt: fairness.Verdict | None = None  # the first failed check before the end
         self.proven: list[str | None] = []  # each seat's identity as the start proves it
@@ -67,11 +67,11 @@ class DealCheck:
                                 and type(part[0]) is int and fairness.good_contribution(part[1]))
         if not (seats and mine and (dealt is None or isinstance(dealt, dict))
                 and (number is None or type(number) is int)
-                and (announced is None or type(announced) is int)):
+                and (announced is None or type(announced) is bool)):
             return
         self.commitment, self.asked, self.contribution, self.dealt, self.number = (
             kept["commitment"], asked, part, dealt, number)
-        self.announced = announced
+        self.announced = announced is True
         self.carried = True
 
     def other_deal(self, number: object) -> bool:
@@ -118,7 +118,7 @@ class DealCheck:
             return self._part(seat, name)
         self.commit_to(body["commitment"])
         self.asked = body["seats"]
-        self.announced = body.get("fixed_seed")
+        self.announced = body.get("fixed") is True
         self._fail(fairness.check_commit(self.asked, table, seat))
         if seat is None or seat not in self.asked:
             return None
@@ -146,7 +146,7 @@ class DealCheck:
         self.dealt = body
         self._fail(fairness.check_parts(self.asked, body["contributions"], body["players"],
                                         self.contribution, seat, fixed is not None,
-                                        fixed is not None and fixed == self.announced))
+                                        self.announced))
         players = body["players"]
         self.proven = [identity.proven(p, self.commitment, i) if isinstance(p, dict) else None
                        for i, p in enumerate(players)]

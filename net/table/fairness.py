@@ -219,7 +219,7 @@ def verify(
     asked: list[int] | None = None,
     start: dict[str, Any] | None = None,
     present: bool = False,
-    announced: int | None = None,
+    announced: bool = False,
 ) -> Verdict:
     """Check a revealed game against the commitment and against what this peer saw: `seen`
     maps state numbers to the views received for `seat`, `result` is the announced result,
@@ -227,7 +227,8 @@ def verify(
     the seats the commit named, `start` the `start` frame (None: not seen) and `present`
     whether this peer played its seat when the game ended (the last move reached it live): a
     reveal whose `left` names that seat then says what this peer knows to be false;
-    `announced` the fixed seed the commit named (a duplicate table's, see `check_parts`).
+    `announced` whether the commit said the seed is fixed (a duplicate table's, whose `start`
+    names no seed: see `check_parts`).
 
     A reveal with `closed` (its host closed the room before the end, net.host.closing) must
     replay to the state it names and not beyond, to a game not over: `result` is None then.
@@ -247,11 +248,12 @@ def verify(
     if present and seat is not None and seat in left:
         return _failed("left_me")
     wrong = check_parts(asked, given, record.get("players"), mine, seat, bool(fixed),
-                        bool(fixed) and announced is not None and announced == seed)
+                        announced)
     if wrong is not None:
         return wrong
-    if start is not None and (given != start.get("contributions")
-                              or bool(fixed) != (start.get("fixed_seed") is not None)):
+    said_fixed = start is not None and (start.get("fixed_seed") is not None
+                                        or (announced and fixed is True))
+    if start is not None and (given != start.get("contributions") or bool(fixed) != said_fixed):
         return _failed("changed")
     if seed != (secret if fixed else joint_seed(secret, salt, given)):
         return _failed("seed")

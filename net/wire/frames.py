@@ -157,7 +157,7 @@ HOST_TO_PEER: dict[str, dict[str, tuple[type, ...]]] = {
     },
     "proof": {"proof": STR},
     "commit": {"commitment": STR, "seats": LIST, "deal": (int, OPT),
-               "fixed_seed": (int, OPT)},
+               "fixed": (bool, OPT)},
     "lobby": {"engine": STR, "options": MAP, "seats": LIST, "clock": (dict, OPT),
               "takeover": (int, float, OPT), "deal": (int, OPT)},
     "start": {"engine": STR, "options": MAP, "players": LIST, "commitment": STR,

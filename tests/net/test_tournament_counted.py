@@ -142,17 +142,16 @@ async def test_a_directed_duplicate_rounds_games_count_for_every_player_on_the_t
     assert people <= rated
 
 
-def test_a_commit_that_names_one_fixed_seed_and_a_start_with_another_fails_at_once() -> None:
-    """A duplicate table's commit names its fixed seed before any part comes; a host that
-    then deals from another (or names none and fixes one after the parts came) is caught at
-    the start, as any host that fixed a seed late."""
+def test_parts_beside_a_fixed_seed_pass_only_when_the_commit_said_it_was_fixed() -> None:
+    """A duplicate table's commit says the seed is fixed before any part comes (its start then
+    names no seed); a host that asks for parts without saying so and then fixes the seed is
+    caught at the start, as any host that fixed a seed late."""
     lobby = [{"name": "Ann", "kind": "person"}, {"name": "Bot", "kind": "bot"}]
     players = [{"name": "Ann", "bot": None}, {"name": "Bot", "bot": "random"}]
-    for announced, dealt, failed in ((5, 5, None), (5, 6, "fixed_late"),
-                                     (None, 6, "fixed_late")):
+    for announced, dealt, failed in ((True, None, None), (None, 6, "fixed_late")):
         said: list[dict[str, object]] = []
         check = DealCheck(said.append)
-        part = check.committed({"commitment": "c" * 64, "seats": [0], "fixed_seed": announced},
+        part = check.committed({"commitment": "c" * 64, "seats": [0], "fixed": announced},
                                lobby, 0, "Ann")
         assert part is not None and part["proof"] is not None  # Ann's proof for this game
         assert check.contribution is not None

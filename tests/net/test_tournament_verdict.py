@@ -55,6 +55,8 @@ async def played(table: Tournaments, relay: Relay, crooked: bool) -> tuple[str, 
     table.open_round(TID, 1, [("ann", None, None)], duplicate.commit(round_seed), deal)
     host = NetHost("schoene", 3, relay_url=relay.url, bot_delay=0,
                    seed=deal ^ 1 if crooked else deal)
+    host.duplicate = {"tournament": TID, "round": 1, "commitment": duplicate.commit(round_seed),
+                      "round_seed": round_seed}
     code = await host.open()
     host.add_bot(1, "random")
     host.add_bot(2, "random")
@@ -70,6 +72,9 @@ async def played(table: Tournaments, relay: Relay, crooked: bool) -> tuple[str, 
         await until_seated(host)
         host.start()
         await ann.wait_for(lambda m: m.get("result") is not None, TIMEOUT)
+        # Ann was never told the seed before the end: whoever knows it knows every hand.
+        assert link.deal.dealt is not None and link.deal.dealt["fixed_seed"] is None
+        assert link.deal.announced and link.deal.contribution is not None
     finally:
         await link.close()
         await host.close()

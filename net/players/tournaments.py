@@ -233,13 +233,17 @@ class Tournaments:
         return row is not None and row[0] == commitment and float(row[1]) <= before
 
     def tables(self, tid: str, number: int | None = None) -> list[TableRow]:
+        """A round's tables (every round's: None). A duplicate table's deal seed only once
+        its round closed: whoever knows the seed of a game under way knows every hand."""
         query = ("SELECT round, board, seats, places, absent, deal_seed, game FROM "
                  "tournament_tables WHERE tournament = ?")
         params: tuple[Any, ...] = (tid,)
         if number is not None:
             query, params = query + " AND round = ?", (tid, number)
+        closed = {r.round for r in self.rounds(tid) if r.finished is not None}
         return [TableRow(r, b, json.loads(s), None if p is None else json.loads(p),
-                         json.loads(a) if a else [], None if d is None else int(d), g)
+                         json.loads(a) if a else [],
+                         None if d is None or r not in closed else int(d), g)
                 for r, b, s, p, a, d, g in self.db.rows(query + " ORDER BY round, board",
                                                         params)]
 

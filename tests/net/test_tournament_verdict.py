@@ -2,7 +2,8 @@
 127.0.0.1 dealt from the round's seed (or, by a cheating organiser, from another), a real
 guest link playing it out, and its end shown on the results screen of the app, which reads
 the round from the table's store: before the round closes it says the deal is checked then;
-once the round seed is revealed it says verified, or names the failure."""
+once the round seed is revealed it says verified, or names the failure. And the whole way by
+keys: menu → Tournaments → enter → sit down → play → the checked deal."""
 
 from __future__ import annotations
 
@@ -14,10 +15,13 @@ from typing import Any
 
 import pytest
 from netsupport import TIMEOUT, Player
-from test_net_tui import until
+from test_net_tui import screen_of, until
+from test_tournament_tui import open_tournaments
 from textual.widgets import Static
 
+from net.director import Director
 from net.host.authority import NetHost
+from net.host.hosting import TABLE_RELAY_ENV
 from net.host.seats import Seat, new_token
 from net.peer.remote import RemoteLink
 from net.players import ladder
@@ -27,6 +31,7 @@ from net.tournament import duplicate
 from net.wire import proofs
 from tui.app import TabletopApp
 from tui.screens import results
+from tui.screens.game import GameScreen
 from tui.screens.results import ResultsScreen
 
 TID = "cup"
@@ -135,3 +140,39 @@ async def test_a_round_seed_that_breaks_the_commitment_fails_the_apps_check(
     async with app.run_test(size=(100, 40)) as pilot:
         line = await shown(pilot, result, code)
         assert "passt nicht zur Festlegung mit der Auslosung" in str(line.render())
+
+
+async def test_by_keys_a_player_sits_at_a_duplicate_table_and_reads_its_checked_deal(
+        table: Tournaments, relay: Relay, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Menu → Tournaments → enter → sit down at the round's table → play it out → the
+    results screen: the round's deal, checked against the round's revealed seed."""
+    monkeypatch.setenv(TABLE_RELAY_ENV, relay.url)
+    table.create(Event(TID, "schoene", "swiss", rounds=1, size=3, starts=time.time(),
+                       duplicate=True))
+    table.enter(TID, "b1", "Bot One", bot="random")
+    table.enter(TID, "b2", "Bot Two", bot="random")
+    director: asyncio.Task[None] | None = None
+    app = TabletopApp(lang="en")
+    try:
+        async with app.run_test(size=(100, 40)) as pilot:
+            screen = await open_tournaments(pilot)
+            await pilot.press("j")
+            await until(pilot, lambda: len(table.entrants(TID)) == 3, "entered")
+            director = asyncio.get_running_loop().create_task(
+                Director(table, TID, relay.url, show_up=60.0).run())
+            await until(pilot, lambda: "press s" in str(
+                screen.query_one("#tn-you", Static).render()), "my table ready")
+            await pilot.press("s")
+            game = await until(pilot, screen_of(pilot, GameScreen), "my table's game")
+            while not isinstance(app.screen, ResultsScreen):
+                now = game.latest
+                if now is not None and now.legal and now.seat is not None and now.result is None:
+                    await game.link.send_move(now.seat, now.legal[0], now.state_no)
+                await pilot.pause(0.02)
+            await until(pilot, lambda: "round's deal, verified" in str(
+                verdict(app).render()), "the checked deal")
+            await asyncio.wait_for(director, TIMEOUT)
+    finally:
+        if director is not None and not director.done():
+            director.cancel()
+            await asyncio.gather(director, return_exceptions=True)

@@ -7,8 +7,10 @@ with the pairings) and revealed after it. A table's deal seed is not the joint s
 players but `deal_seed(round seed, label)`: the first 63 bits of HMAC-SHA256 keyed with the
 round seed over a label that names the tournament and the round and nothing of the table, so
 every table of the round gets the same seed and every player can recompute it. A client
-checks its table (`check`): the revealed round seed matches the commitment, and its table's
-seed is the one the round seed gives. A table dealt from any other seed fails.
+checks its table (`table_check`, the app's and the headless entry's one check, on top of
+`check`): the revealed round seed matches the commitment, and its table's seed is the one the
+round seed gives. A table dealt from any other seed fails. The same `check` decides whether
+such a table's record counts for ratings (net.players.counted).
 """
 
 from __future__ import annotations

@@ -198,6 +198,10 @@ class Director:
         self.store.open_round(self.tid, number, tables, commitment, deal)
         hosts = [await self._open(event, number, board, table, entrants, deal)
                  for board, table in enumerate(tables)]
+        if seed is not None:
+            for host in hosts:  # the host's record alone (the table's disk) holds the seed
+                host.duplicate = {"tournament": self.tid, "round": number,
+                                  "commitment": commitment, "round_seed": seed}
         absent = await self._seated(hosts)
         for host, missing in zip(hosts, absent, strict=True):
             for seat in missing:
@@ -311,6 +315,7 @@ class Entry:
     level: str = "random"
     server: str | None = None
     wait: float = SHOW_UP
+    key: identity.Identity | None = None  # proves its seats (None: this installation's key)
 
     async def seat(self, number: int) -> tuple[str, str, str] | None:
         """This player's way into round `number` once the pairings give it (None: the
@@ -375,6 +380,8 @@ class Entry:
         code, token, proof_key = seat
         link = RemoteLink(code, self.name, server=self.server, token=token,
                           proof_key=proof_key, remember=False)
+        if self.key is not None:
+            link.deal.identity = self.key
         bot = PeerBot(link, self.level, seed=random.randrange(2**32))
         link.set_listener(bot.hear)
         try:
@@ -383,30 +390,30 @@ class Entry:
         except JoinError as exc:
             return Verdict(False, f"cannot join round {number}: {exc.message}")
         finally:
-            dealt = link.deal.dealt or {}
             await link.close()
         if bot.result is None:
             return Verdict(False, f"the table of round {number} closed: {link.close_reason}")
         result = bot.result["result"]
-        if promise is None or not result.get("verified") or result.get(
-                "verify_code") != "practice":
-            # A fair deal's own verdict; or a duplicate table whose record does not replay
-            # from the seed it was dealt from (the duplicate check comes on top of that one).
-            return Verdict(bool(result.get("verified")) and promise is None,
-                           str(result.get("verify_note")))
-        return await self._check_duplicate(number, promise, dealt.get("fixed_seed"))
+        if promise is None:
+            return Verdict(bool(result.get("verified")), str(result.get("verify_note")))
+        return await self._check_duplicate(number, promise, result)
 
-    async def _check_duplicate(self, number: int, promise: str, seed: object) -> Verdict:
+    async def _check_duplicate(self, number: int, promise: str,
+                               result: dict[str, Any]) -> Verdict:
         """After the round: its seed, revealed, against the commitment read before sitting
-        down, and this table's seed against the one the round seed gives."""
+        down, and this table's seed against the one the round seed gives
+        (`duplicate.table_check`, the app's check too)."""
         deadline = time.monotonic() + self.wait
+        what = duplicate.label(self.tid, number)
         while time.monotonic() < deadline:
             row = next((r for r in self.store.rounds(self.tid) if r.round == number), None)
-            if row is not None and row.finished is not None:
-                wrong = duplicate.check(promise, row.seed, duplicate.label(self.tid, number),
-                                        seed)
-                if wrong is None:
-                    return Verdict(True, "the round's deal, verified")
+            revealed = row.seed if row is not None and row.finished is not None else None
+            wrong = duplicate.table_check(result, promise, revealed, what)
+            if wrong is None:
+                return Verdict(True, "the round's deal, verified")
+            if wrong == "replay":
+                return Verdict(False, str(result.get("verify_note")))
+            if wrong != duplicate.PENDING:
                 return Verdict(False, f"NOT the round's deal: {duplicate.REASONS[wrong]}")
             await asyncio.sleep(POLL)
         return Verdict(False, "the round's seed was never revealed")

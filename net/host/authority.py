@@ -84,6 +84,9 @@ class NetHost:
         self.options = table_options(self.engine, options or {})
         self.level = level
         self.seed = seed
+        # A tournament's duplicate table: the round its fixed seed comes from, kept in the
+        # host's record so that its game counts (net.players.counted); None: any other room.
+        self.duplicate: dict[str, Any] | None = None
         self.clock = clock  # the table's clocks (net.table.clocks); None: no clock
         self.takeover = takeover
         self.hints = False  # whether players may ask the expert for hints (the lobby's switch)

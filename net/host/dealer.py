@@ -66,7 +66,10 @@ class Dealer:
         self.salt = fairness.new_salt()
         self.commitment = fairness.commitment(self.secret, self.salt)
         self.asked = sorted(p.seat for p in host.peers.values() if p.seat is not None)
-        if host.seed is not None or not self.asked:
+        # A fixed seed deals at once; a tournament's duplicate table first asks its seated
+        # guests for parts, not for the seed (the commit says it is fixed) but for the
+        # identity proofs that come with them, so that its game counts for their ratings.
+        if (host.seed is not None and host.duplicate is None) or not self.asked:
             self.asked = []
             self._deal({})
             return
@@ -78,7 +81,7 @@ class Dealer:
 
     def _ask(self, cids: list[int]) -> None:
         self.host.uplink.post(cids, "commit", commitment=self.commitment, seats=self.asked,
-                              deal=self.number)
+                              deal=self.number, fixed=self.host.seed is not None or None)
 
     def ask_again(self, cid: int, seat_no: int | None) -> None:
         """A seat the open commit names whose person is back (a dropped connection, a re-key)
@@ -137,13 +140,19 @@ class Dealer:
         table = host.session.players()
         host.uplink.post(list(host.peers), "start", engine=host.engine.id,
                          options=dict(host.options), players=table, commitment=self.commitment,
-                         contributions=self.contributions, fixed_seed=host.seed,
+                         contributions=self.contributions, fixed_seed=self._shown_seed(),
                          deal=self.number)
         host.audience.local({"type": "start", "engine": host.engine.id, "players": table,
                              "commitment": self.commitment, "fixed_seed": host.seed})
         host.play.broadcast("sync")
         host.presence()
         host.play.reschedule()
+
+    def _shown_seed(self) -> int | None:
+        """The fixed seed as `start` names it: a practice deal's, said at once; a duplicate
+        table's stays the host's secret until the reveal (the commitment binds it), since
+        whoever knows the seed of a game under way knows every hand in it."""
+        return None if self.host.duplicate is not None else self.host.seed
 
     def _prove(self, seat_no: int, signature: object) -> None:
         """Keep seat `seat_no`'s identity proof if it checks against the key its person

@@ -132,7 +132,8 @@ class Recorder:
             "spare": [s.spare for s in host.seats], "secret": dealer.secret,
             "keys": [s.keys for s in host.seats], "tickets": [s.ticket for s in host.seats],
             "contributions": dealer.contributions, "deal": dealer.number,
-            "fixed": host.seed is not None,
+            "fixed": host.seed is not None, **({"duplicate": host.duplicate}
+                                               if host.duplicate is not None else {}),
             "local": [s.local for s in host.seats], "takeover": host.takeover,
             "level": host.level, "hints": host.hints, "wrong_tries": host.keys.wrong_tries,
         })

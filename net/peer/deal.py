@@ -40,6 +40,8 @@ class DealCheck:
         self.commitment: str | None = None
         self.contribution: list[Any] | None = None  # [seat, value] this peer gave the seed
         self.asked: list[int] | None = None  # the seats the host's commit named (None: unseen)
+        # Whether the commit said the seed is fixed (a duplicate table: parts for the proofs).
+        self.announced = False
         self.dealt: dict[str, Any] | None = None  # the start frame of the game (None: unseen)
         self.doubt: fairness.Verdict | None = None  # the first failed check before the end
         self.proven: list[str | None] = []  # each seat's identity as the start proves it
@@ -50,7 +52,8 @@ class DealCheck:
         if self.commitment is None:
             return None
         return {"commitment": self.commitment, "asked": self.asked,
-                "contribution": self.contribution, "dealt": self.dealt, "deal": self.number}
+                "contribution": self.contribution, "dealt": self.dealt, "deal": self.number,
+                "announced": self.announced}
 
     def carry(self, kept: object) -> None:
         """Go on from what an earlier process of this player `kept`; what is not in the shape
@@ -58,15 +61,17 @@ class DealCheck:
         if not isinstance(kept, dict) or not isinstance(kept.get("commitment"), str):
             return
         asked, part, dealt = kept.get("asked"), kept.get("contribution"), kept.get("dealt")
-        number = kept.get("deal")
+        number, announced = kept.get("deal"), kept.get("announced")
         seats = asked is None or (isinstance(asked, list) and all(type(s) is int for s in asked))
         mine = part is None or (isinstance(part, list) and len(part) == 2
                                 and type(part[0]) is int and fairness.good_contribution(part[1]))
         if not (seats and mine and (dealt is None or isinstance(dealt, dict))
-                and (number is None or type(number) is int)):
+                and (number is None or type(number) is int)
+                and (announced is None or type(announced) is bool)):
             return
         self.commitment, self.asked, self.contribution, self.dealt, self.number = (
             kept["commitment"], asked, part, dealt, number)
+        self.announced = announced is True
         self.carried = True
 
     def other_deal(self, number: object) -> bool:
@@ -113,6 +118,7 @@ class DealCheck:
             return self._part(seat, name)
         self.commit_to(body["commitment"])
         self.asked = body["seats"]
+        self.announced = body.get("fixed") is True
         self._fail(fairness.check_commit(self.asked, table, seat))
         if seat is None or seat not in self.asked:
             return None
@@ -139,7 +145,8 @@ class DealCheck:
                                                   ": a practice deal, not a fair shuffle"})
         self.dealt = body
         self._fail(fairness.check_parts(self.asked, body["contributions"], body["players"],
-                                        self.contribution, seat, fixed is not None))
+                                        self.contribution, seat, fixed is not None,
+                                        self.announced))
         players = body["players"]
         self.proven = [identity.proven(p, self.commitment, i) if isinstance(p, dict) else None
                        for i, p in enumerate(players)]
@@ -160,7 +167,8 @@ class DealCheck:
         if not reveal:
             return fairness.Verdict(False, "no_reveal")
         return fairness.verify(self.commitment, reveal, seat, seen, result, self.contribution,
-                               asked=self.asked, start=self.dealt, present=present)
+                               asked=self.asked, start=self.dealt, present=present,
+                               announced=self.announced)
 
     def closed_verdict(self, reveal: dict[str, Any], seat: int | None,
                        seen: dict[int, dict[str, Any]]) -> fairness.Verdict:

@@ -13,6 +13,11 @@ A finished record counts when all of this holds (docs/records.md, "What counts f
    - `peer`: the peer checked everything at the end (its part in the seed, every view it was
      shown against the replay) and its end line says `verified` with a code that is not a
      practice deal; the seed is checked again from the reveal it kept;
+   - a tournament's duplicate table (`net.duplicate` in a host's record): the seed was fixed,
+     but by the round's rule (net.tournament.duplicate): the revealed round seed matches the
+     round's commitment and the table's seed is the one it gives for the round's label; a
+     ladder counts it only if its own store published that commitment for that round before
+     the game began (`duplicate_round`, net.players.ladder);
    and no test option stacked the deal;
 3. every seat is somebody: a person proven by their signature for this very game and seat
    (net.players.identity), or a bot by its level; one person in two seats is refused, and so
@@ -56,6 +61,7 @@ from net.players import closing, identity
 from net.records import Record, RecordError, Replay
 from net.table import fairness, windows
 from net.table.session import BOT_LEVELS, HostSession, SeatInfo
+from net.tournament import duplicate
 
 # What a peer's end line names a fair deal by (net.table.fairness verdict codes).
 FAIR_CODES = ("verified", "verified_gaps")
@@ -84,6 +90,9 @@ REASONS = {
     "pending": "the game is not over: it counts as left unless it is taken up again within "
                "a day of its start",
     "closed": "the host's signed close does not match the game",
+    "duplicate": "the tournament's deal does not follow from the round's revealed seed "
+                 "({why})",
+    "unpublished": "this table published no such duplicate round before the game",
 }
 
 
@@ -318,6 +327,9 @@ def _check_deal(record: Record, seed: int, game_id: str) -> None:
         return
     if kind == "host":
         net = head.get("net") or {}
+        if net.get("fixed") is True and "duplicate" in net:
+            _check_duplicate(net, seed, game_id)
+            return
         if net.get("fixed") is not False:
             raise Unrated("practice")
         if net.get("commitment") != game_id:
@@ -328,6 +340,43 @@ def _check_deal(record: Record, seed: int, game_id: str) -> None:
     if code not in FAIR_CODES or record.extra.get("verified") is not True:
         raise Unrated("practice" if code == "practice" else "unverified")
     _check_seed(record.extra.get("fairness") or {}, seed, game_id)
+
+
+def duplicate_round(record: Record) -> tuple[str, int, str] | None:
+    """(tournament, round, commitment) of a duplicate table's host record, which a ladder
+    counts only if its store published that commitment for that round; None for any other
+    record (or one whose block is malformed: `outcome` refuses that one)."""
+    if record.kind != "host":
+        return None
+    found = duplicate_round_block((record.header.get("net") or {}).get("duplicate"))
+    return None if found is None else found[:3]
+
+
+def _check_duplicate(net: dict[str, Any], seed: int, game_id: str) -> None:
+    """A fixed seed that counts: the round's (net.tournament.duplicate.check) for the label
+    of the tournament and round the record names, and the host's commitment (the game's name
+    in the proofs) made over that very seed, so the identities proven for it are this game's."""
+    found = duplicate_round_block(net["duplicate"])
+    if found is None:
+        raise Unrated("duplicate", why=duplicate.REASONS["malformed"])
+    tid, number, promise, round_seed = found
+    wrong = duplicate.check(promise, round_seed, duplicate.label(tid, number), seed)
+    if wrong is not None:
+        raise Unrated("duplicate", why=duplicate.REASONS[wrong])
+    secret, salt = net.get("secret"), net.get("salt")
+    if (secret != seed or not isinstance(salt, str)
+            or fairness.commitment(seed, salt) != game_id or net.get("commitment") != game_id):
+        raise Unrated("unverified")
+
+
+def duplicate_round_block(block: object) -> tuple[str, int, str, object] | None:
+    """(tournament, round, commitment, revealed round seed) of a record's duplicate block."""
+    if not isinstance(block, dict):
+        return None
+    tid, number, promise = block.get("tournament"), block.get("round"), block.get("commitment")
+    if not (isinstance(tid, str) and type(number) is int and isinstance(promise, str)):
+        return None
+    return tid, number, promise, block.get("round_seed")
 
 
 def _check_seed(kept: dict[str, Any], seed: int, game_id: str) -> None:

@@ -22,9 +22,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from net import home, records
-from net.players.counted import Unrated, outcome
+from net.players.counted import Unrated, duplicate_round, outcome
 from net.players.sqlite import SqliteLadders
 from net.players.store import Change, Ladders, StoreError
+from net.players.tournaments import Tournaments
 from net.records import store as record_files
 
 STORE_FILE = "ladder.sqlite"
@@ -95,6 +96,7 @@ def count(store: Ladders, path: Path) -> Counted:
         stamp = _stamp(path)
         record = records.load(path)
         found = outcome(record)
+        _published(store, record)
     except OSError as exc:
         return Counted(refused=Unrated("damaged", error=exc.strerror or str(exc)))
     except records.RecordError as exc:
@@ -108,6 +110,20 @@ def count(store: Ladders, path: Path) -> Counted:
     changes = store.add_game(found)
     store.note(source, stamp, COUNTED)
     return Counted(changes, engine=found.engine)
+
+
+def _published(store: Ladders, record: records.Record) -> None:
+    """A duplicate table's game counts only where its round's commitment was published
+    before it began: on the table whose store ran the tournament (Unrated otherwise)."""
+    found = duplicate_round(record)
+    if found is None:
+        return
+    try:
+        rows = Tournaments(store)
+    except StoreError:
+        raise Unrated("unpublished") from None
+    if not rows.published(*found, before=record.started):
+        raise Unrated("unpublished")
 
 
 def _games(store: Ladders, engine: str, changes: list[Change]) -> dict[str, int]:

@@ -211,14 +211,39 @@ class Tournaments:
             "SELECT round, commitment, seed, started, finished FROM tournament_rounds "
             "WHERE tournament = ? ORDER BY round", (tid,))]
 
+    def duplicate_round_of(self, code: str) -> tuple[str, RoundRow] | None:
+        """(tournament, round) of the duplicate round whose table has join code `code`
+        (None: no duplicate table of this store): how the app knows that the game it played
+        was dealt from a round's seed, and which commitment to check it against."""
+        row = self.db.row("SELECT tournament, round FROM tournament_seats WHERE code = ?",
+                          (code,))
+        if row is None:
+            return None
+        played = next((r for r in self.rounds(row[0]) if r.round == row[1]), None)
+        if played is None or played.commitment is None:
+            return None
+        return str(row[0]), played
+
+    def published(self, tid: str, number: int, commitment: str, before: float) -> bool:
+        """Whether this store published `commitment` for duplicate round `number` of `tid`
+        with its pairings, before the time `before` (a game's start): what a table's ladder
+        asks before it counts a duplicate table's game (net.players.ladder)."""
+        row = self.db.row("SELECT commitment, started FROM tournament_rounds WHERE "
+                          "tournament = ? AND round = ?", (tid, number))
+        return row is not None and row[0] == commitment and float(row[1]) <= before
+
     def tables(self, tid: str, number: int | None = None) -> list[TableRow]:
+        """A round's tables (every round's: None). A duplicate table's deal seed only once
+        its round closed: whoever knows the seed of a game under way knows every hand."""
         query = ("SELECT round, board, seats, places, absent, deal_seed, game FROM "
                  "tournament_tables WHERE tournament = ?")
         params: tuple[Any, ...] = (tid,)
         if number is not None:
             query, params = query + " AND round = ?", (tid, number)
+        closed = {r.round for r in self.rounds(tid) if r.finished is not None}
         return [TableRow(r, b, json.loads(s), None if p is None else json.loads(p),
-                         json.loads(a) if a else [], None if d is None else int(d), g)
+                         json.loads(a) if a else [],
+                         None if d is None or r not in closed else int(d), g)
                 for r, b, s, p, a, d, g in self.db.rows(query + " ORDER BY round, board",
                                                         params)]
 

@@ -158,12 +158,15 @@ def check_parts(
     mine: list[Any] | None,
     me: int | None,
     fixed: bool = False,
+    announced: bool = False,
 ) -> Verdict | None:
     """The parts of the seed a `start` (or the reveal) lists, against the commit (None:
     nothing wrong). `asked` are the seats the commit named (None: this peer saw no commit),
     `players` the table's players (`{name, bot}` per seat), `mine` the `[seat, value]` this
     peer sent (None: none), `me` its seat (None: a spectator), `fixed` whether the host says
-    it fixed the seed. The rule: exactly one `[seat, value]` per seat named, in the commit's
+    it fixed the seed, `announced` whether the commit said so before any part came (a
+    tournament's duplicate table asks for parts only for the identity proofs that come with
+    them). The rule: exactly one `[seat, value]` per seat named, in the commit's
     order, nothing else; `value` is that seat's part, or nil for a seat that did not answer in
     time; never a bot's seat; a seated peer's own part is in it, unchanged."""
     if not isinstance(given, list) or not all(
@@ -171,7 +174,7 @@ def check_parts(
         and (p[1] is None or good_contribution(p[1])) for p in given
     ):
         return _failed("bad_parts")
-    if fixed and asked is not None:
+    if fixed and asked is not None and not announced:
         return _failed("fixed_late")
     column = [seat for seat, _ in given]
     values = dict(given)
@@ -216,13 +219,16 @@ def verify(
     asked: list[int] | None = None,
     start: dict[str, Any] | None = None,
     present: bool = False,
+    announced: bool = False,
 ) -> Verdict:
     """Check a revealed game against the commitment and against what this peer saw: `seen`
     maps state numbers to the views received for `seat`, `result` is the announced result,
     `mine` is this peer's own contribution `[seat, value]` (None if it gave none), `asked`
     the seats the commit named, `start` the `start` frame (None: not seen) and `present`
     whether this peer played its seat when the game ended (the last move reached it live): a
-    reveal whose `left` names that seat then says what this peer knows to be false.
+    reveal whose `left` names that seat then says what this peer knows to be false;
+    `announced` whether the commit said the seed is fixed (a duplicate table's, whose `start`
+    names no seed: see `check_parts`).
 
     A reveal with `closed` (its host closed the room before the end, net.host.closing) must
     replay to the state it names and not beyond, to a game not over: `result` is None then.
@@ -241,11 +247,13 @@ def verify(
         return _failed("incomplete")
     if present and seat is not None and seat in left:
         return _failed("left_me")
-    wrong = check_parts(asked, given, record.get("players"), mine, seat, bool(fixed))
+    wrong = check_parts(asked, given, record.get("players"), mine, seat, bool(fixed),
+                        announced)
     if wrong is not None:
         return wrong
-    if start is not None and (given != start.get("contributions")
-                              or bool(fixed) != (start.get("fixed_seed") is not None)):
+    said_fixed = start is not None and (start.get("fixed_seed") is not None
+                                        or (announced and fixed is True))
+    if start is not None and (given != start.get("contributions") or bool(fixed) != said_fixed):
         return _failed("changed")
     if seed != (secret if fixed else joint_seed(secret, salt, given)):
         return _failed("seed")

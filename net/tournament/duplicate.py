@@ -7,8 +7,10 @@ with the pairings) and revealed after it. A table's deal seed is not the joint s
 players but `deal_seed(round seed, label)`: the first 63 bits of HMAC-SHA256 keyed with the
 round seed over a label that names the tournament and the round and nothing of the table, so
 every table of the round gets the same seed and every player can recompute it. A client
-checks its table (`check`): the revealed round seed matches the commitment, and its table's
-seed is the one the round seed gives. A table dealt from any other seed fails.
+checks its table (`table_check`, the app's and the headless entry's one check, on top of
+`check`): the revealed round seed matches the commitment, and its table's seed is the one the
+round seed gives. A table dealt from any other seed fails. The same `check` decides whether
+such a table's record counts for ratings (net.players.counted).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import secrets
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 from net.tournament.scoring import Outcome
 
@@ -27,7 +30,11 @@ REASONS = {
     "commitment": "the revealed round seed does not match the commitment made with the pairings",
     "seed": "this table was not dealt from the round's seed",
     "malformed": "the round seed or its commitment is malformed",
+    "replay": "the table's own reveal does not replay to this game",
 }
+
+# The round is still on: its seed is not revealed yet, so the table cannot be checked yet.
+PENDING = "pending"
 
 
 def new_round_seed() -> str:
@@ -59,6 +66,22 @@ def check(commitment: object, round_seed: object, what: str, seed: object) -> st
     if deal_seed(round_seed, what) != seed:
         return "seed"
     return None
+
+
+def table_check(result: dict[str, Any], commitment: str, round_seed: str | None,
+                what: str) -> str | None:
+    """A player's whole check of its duplicate table, the same in the app and in the headless
+    entry: `result` is the game's end as its link checked it (net.table.fairness), whose
+    practice verdict names the seed the record replays from; `round_seed` is None until the
+    round closes. None: the round's deal; `PENDING`; else a `REASONS` code (`replay`: the
+    table's reveal itself failed, and its own verdict says why)."""
+    if not result.get("verified"):
+        return "replay"
+    if result.get("verify_code") != "practice":  # shuffled at the table: not the round's deal
+        return "seed"
+    if round_seed is None:
+        return PENDING
+    return check(commitment, round_seed, what, (result.get("verify_args") or {}).get("seed"))
 
 
 def rescore(games: Sequence[Outcome]) -> list[Outcome]:

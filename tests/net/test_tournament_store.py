@@ -105,3 +105,16 @@ def test_a_season_adds_up_the_months_arenas_of_one_game(events: Tournaments) -> 
     assert [(r["player"], r["score"], r["wins"], r["arenas"]) for r in rows] == [
         ("a", 8.0, 3, 1), ("b", 2.0, 1, 2), ("c", 0.0, 0, 1)]
     assert events.season("schoko", "2027-01") == []
+
+
+def test_a_duplicate_tables_seed_is_read_back_only_once_its_round_closed(
+        events: Tournaments) -> None:
+    """The screens and the export read tables through the store: mid-round, the deal seed
+    (which gives every hand of the games under way) is not among what they get."""
+    events.create(Event("d", "schoene", "swiss", rounds=1, size=2, starts=time.time(),
+                        duplicate=True))
+    events.open_round("d", 1, [("a", "b"), ("c", "e")], "promise", 12345)
+    assert [t.deal_seed for t in events.tables("d")] == [None, None]
+    assert "12345" not in json.dumps(events.export("d"))
+    events.close_round("d", 1, "the round seed")
+    assert [t.deal_seed for t in events.tables("d", 1)] == [12345, 12345]

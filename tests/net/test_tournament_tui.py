@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_forms_by_keys import tab_to
@@ -29,6 +30,15 @@ def shown(screen: TournamentsScreen, part: str) -> str:
     return str(screen.query_one(f"#tn-{part}", Static).render())
 
 
+async def open_tournaments(pilot: Any) -> TournamentsScreen:
+    """From the menu to Tournaments by keys."""
+    await until(pilot, screen_of(pilot, MenuScreen), "the menu")
+    await pilot.press(*["down"] * MENU_ITEMS.index("tournaments"), "enter")
+    screen: TournamentsScreen = await until(pilot, screen_of(pilot, TournamentsScreen),
+                                            "tournaments")
+    return screen
+
+
 async def test_tournaments_by_keys_enter_read_the_standings_and_sit_down(
         tmp_path: Path, relay: Relay, monkeypatch: pytest.MonkeyPatch) -> None:
     table = tmp_path / "table.sqlite"
@@ -49,9 +59,7 @@ async def test_tournaments_by_keys_enter_read_the_standings_and_sit_down(
     app = TabletopApp(lang="en")
     try:
         async with app.run_test(size=(100, 40)) as pilot:
-            await until(pilot, screen_of(pilot, MenuScreen), "the menu")
-            await pilot.press(*["down"] * MENU_ITEMS.index("tournaments"), "enter")
-            screen = await until(pilot, screen_of(pilot, TournamentsScreen), "tournaments")
+            screen = await open_tournaments(pilot)
             listing = screen.query_one("#tn-list", DataTable)
             assert listing.row_count == 2 and screen.chosen == "old"
             assert "Buchholz" in shown(screen, "head") and "Sonneborn-Berger" in shown(

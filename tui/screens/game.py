@@ -523,7 +523,7 @@ class GameScreen(TableScreen[None]):
         screen = ResultsScreen(
             self.engine_id, self.result, table.names, can_rematch=self.rematch is not None,
             stats=stats,
-            record_path=self.link.record_path,
+            record_path=self.link.record_path, room=getattr(self.link, "code", None),
         )
         self.app.push_screen(screen, self._after_results)
 

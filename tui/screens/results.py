@@ -26,12 +26,14 @@ from tui import boards
 from tui.bindings import bindings_over
 from tui.i18n import tr, you_key
 from tui.screens.base import KeySpec, TableScreen
+from tui.screens.duplicate_verdict import duplicate_line
 from tui.screens.ratings import change as shown_change
 from tui.screens.ratings import rating_of, unrated
-from tui.screens.verdict import verify_line
 from tui.widgets.footer import Footer
 from tui.widgets.stats import StatsTable
 
+# Seconds between looks at the table's store while a duplicate table's round is still on.
+ROUND_LOOK = 2.0
 # From this many columns a final table (Scho K.O.'s) stands beside the rows, not under them.
 BESIDE_WIDTH = 110
 
@@ -63,9 +65,12 @@ class ResultsScreen(TableScreen[str]):
         can_rematch: bool,
         stats: list[list[Stat]] | None = None,
         record_path: Path | None = None,
+        room: str | None = None,
     ) -> None:
         """`stats`: each seat's statistics of the game (net.records.stats_of_game), if known;
-        `record_path`: this terminal's record of the game, counted for the ladder."""
+        `record_path`: this terminal's record of the game, counted for the ladder; `room`:
+        the join code of a networked game's table (a tournament's duplicate table is checked
+        against its round)."""
         self.engine_id = engine_id
         self.result = result
         self.names = names
@@ -73,6 +78,8 @@ class ResultsScreen(TableScreen[str]):
         self.stats = stats if stats and any(stats) else None
         self.stats_alone = False  # `t`: the statistics in place of the players' rows
         self.record_path = record_path
+        self.room = room
+        self._round_on = False  # a duplicate table whose round has not closed yet
         self.rated: ladder.Counted | None = None  # once the game was counted (or refused)
         self.trouble: str | None = None  # the ladder could not be used
         super().__init__()
@@ -95,7 +102,7 @@ class ResultsScreen(TableScreen[str]):
             key = "results.won.many" if len(winners) > 1 else you_key("results.won", won)
             yield Static(Content(tr(key, names=won)), id="results-won")
             if "verified" in self.result:  # networked games: the fair-shuffle check
-                line, warns = verify_line(self.result)
+                line, warns, self._round_on = duplicate_line(self.result, self.room)
                 yield Static(
                     Content(line), id="results-verified", classes="-warning" if warns else ""
                 )
@@ -141,8 +148,19 @@ class ResultsScreen(TableScreen[str]):
         self.query_one("#results-main").set_class(event.size.width >= BESIDE_WIDTH, "-beside")
 
     def on_mount(self) -> None:
+        if self._round_on:  # a duplicate table's round still on: checked once it closes
+            self.set_interval(ROUND_LOOK, self._look_at_round)
         if self.record_path is not None and self.rated is None:
             self.run_worker(self._count(self.record_path), group="rating")
+
+    def _look_at_round(self) -> None:
+        """The duplicate table's verdict again: the check runs once the round closed."""
+        if not self._round_on:
+            return
+        line, warns, self._round_on = duplicate_line(self.result, self.room)
+        for shown in self.query("#results-verified").results(Static):
+            shown.update(Content(line))
+            shown.set_class(warns, "-warning")
 
     async def _count(self, path: Path) -> None:
         """Count the game for the ladder (a replay: in a thread), then show what it did."""

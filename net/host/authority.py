@@ -90,6 +90,7 @@ class NetHost:
         self.clock = clock  # the table's clocks (net.table.clocks); None: no clock
         self.takeover = takeover
         self.hints = False  # whether players may ask the expert for hints (the lobby's switch)
+        self.rated = False  # whether the game dealt counts for a rating (then: never hints)
         self.standing = Standing(self.engine.id, table_word())  # the table's word on people
         self.min_finished: float | None = None  # the finished share a free seat asks (0..1)
         self.bot_delay = bot_delay

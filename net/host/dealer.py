@@ -16,7 +16,7 @@ import secrets
 from typing import TYPE_CHECKING, Any
 
 from net.host.seats import Peer, bot_seat
-from net.players import identity
+from net.players import counted, identity
 from net.table import fairness
 from net.table.session import HostSession, SeatInfo
 from net.wire.frames import Frame
@@ -133,10 +133,14 @@ class Dealer:
         infos = [SeatInfo(s.name, s.bot, **(s.proof or {})) for s in host.seats]
         host.session = HostSession(host.engine.id, infos, seed, host.options,
                                    game_id=self.commitment, clock=host.clock)
-        host.session.hints = host.hints
         host.session.undo.enable([i for i, s in enumerate(host.seats) if s.bot is None])
         if host.keep_record:
             host.recorder.open()
+        # A game that counts for a rating offers no hints, whatever the lobby's switch said:
+        # the expert's moves would be rated as the person's.
+        path = host.record_path
+        host.rated = path is not None and counted.is_rated_file(path)
+        host.session.hints = host.hints and not host.rated
         table = host.session.players()
         host.uplink.post(list(host.peers), "start", engine=host.engine.id,
                          options=dict(host.options), players=table, commitment=self.commitment,

@@ -121,11 +121,12 @@ class Lobby:
         self._changed()
 
     def set_hints(self, allowed: bool) -> None:
-        """Whether players may ask the expert bot for hints ("h"); off unless allowed."""
+        """Whether players may ask the expert bot for hints ("h"); off unless allowed, and
+        always off in a rated game (docs/records.md: a rated game offers no hints)."""
         host = self.host
         host.hints = bool(allowed)
         if host.session is not None:
-            host.session.hints = host.hints
+            host.session.hints = host.hints and not host.rated
 
     def reopen(self) -> None:
         """A rematch: after a game the same room goes back to its lobby with the same seats.

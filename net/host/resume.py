@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from engines import IllegalMove
 from net import records
 from net.host.seats import Seat
+from net.players import counted
 from net.records import store
 from net.table.session import HostSession
 
@@ -86,6 +87,7 @@ def restore(host: NetHost, path: Path, header: dict[str, Any], moves: list[list[
     try:
         host.session = HostSession.from_record({**header, "moves": moves})
         host.session.undo.enable([i for i, p in enumerate(header["players"]) if not p.get("bot")])
+        host.rated = counted.is_rated_file(path)
         host.set_hints(bool(net.get("hints", False)))
         host.uplink.code, host.uplink.host_token = net["code"], net["host_token"]
         # A record from before protocol 3 has no secret: the room gets a new one.

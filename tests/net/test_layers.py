@@ -23,10 +23,10 @@ FLOORS = {
     "net.records": 2, "net.discovery": 2,
     "net.relay": 3, "net.players": 3,
     "net.host": 4, "net.peer": 4, "net.words": 4, "net.puzzles": 4,
-    "net.days": 4,
-    "net.ssh": 5,
-    "net.web": 6,
-    "net.headless": 6, "net.director": 7,
+    "net.days": 5,
+    "net.ssh": 6,
+    "net.web": 7,
+    "net.headless": 7, "net.director": 8,
 }
 
 

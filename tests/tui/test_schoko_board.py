@@ -24,7 +24,7 @@ from tui.boards.schoko.events import placement_words
 from tui.boards.schoko.final import FinalTable
 from tui.boards.schoko.text import TEXTS
 from tui.screens.results import ResultsScreen
-from tui.widgets import PlayerArea
+from tui.widgets import EventLog, PlayerArea
 from tui.widgets.grid import GridCanvas
 from tui.widgets.hint_line import HintLine
 
@@ -32,6 +32,10 @@ ENG = get_engine("schoko")
 # Seat 0 (the person) holds one Smartie tile among plain ones; every other Smartie tile waits
 # at the bottom of the pile, so the level-1 tiles under a level-2 spot are plain ones.
 HAND = ["w3", "w2", "w2s", "w1"]
+
+
+# A spot said by coordinates, e.g. "0,-2".
+COORDINATES = re.compile(r"-?\d+,-?\d+")
 
 
 def stack() -> list[str]:
@@ -140,9 +144,15 @@ async def test_the_ghost_says_why_a_spot_is_refused_and_lays_nothing_there() -> 
             assert len(session.moves) == moves
         await pilot.press("n")
         assert "fits" in status(app)
+        # The board has no axes: the words never name a spot by coordinates ("at -2,-1"),
+        # the outline shows it.
+        assert "in the outline" in status(app) and not COORDINATES.search(status(app))
         await pilot.press("enter")
         await settle(pilot)
         assert session.moves[-1][0] == 0 or session.moves[-2][0] == 0
+        said = app.screen.query_one("#log", EventLog).texts
+        assert any("You lay" in line for line in said)
+        assert not any(COORDINATES.search(line) for line in said), said
 
 
 async def test_the_level_key_and_a_smartie_cover() -> None:

@@ -3,10 +3,13 @@
 A share of 1/players is what an equal bot would get; ties split the win. The hero's seat
 rotates so no seat's advantage counts for it. `python -m bench.bots [--games N] [ids...]`
 
-The expert (a search bot, about a second a move) is measured on its own: one expert against
-strong bots, `--expert-games` games per game (default: the issue's targets, 400 or 200), with
-its budget from `--expert-seconds` / `--expert-iterations`, and the mean time it took a move
-(`--expert-games 0` skips it: at a second a move the full sample takes hours on two cores).
+The expert (a search bot, under a second a move) is measured on its own: one expert against
+strong bots, `--expert-games` games per game (default: the issue's targets, 400 or 200), and
+the mean and slowest time it took a move. By default it plays on its game's own fixed budget
+of iterations, the one a rated game plays it on, so the figure is the strength players meet;
+`--expert-seconds` / `--expert-iterations` lend it another (`--expert-games 0` skips it: the
+full sample takes an hour or more of a core for some games). `--first-seed` starts the deals
+elsewhere, so two runs of disjoint seeds can share the work between cores.
 """
 
 from __future__ import annotations
@@ -43,10 +46,13 @@ def play(eng: Engine, levels: list[str], seed: int) -> dict[str, Any]:
     raise RuntimeError(f"{eng.id}: game {seed} did not end in {MAX_MOVES} moves")
 
 
-def win_share(eng: Engine, hero: str, rest: str, players: int, games: int) -> float:
-    """The share of games (ties split) won by one `hero` bot against `players - 1` of `rest`."""
+def win_share(
+    eng: Engine, hero: str, rest: str, players: int, games: int, first_seed: int = 0
+) -> float:
+    """The share of games (ties split) won by one `hero` bot against `players - 1` of `rest`,
+    dealt from seeds `first_seed` on."""
     won = 0.0
-    for seed in range(games):
+    for seed in range(first_seed, first_seed + games):
         seat = seed % players
         levels = [rest] * players
         levels[seat] = hero
@@ -81,11 +87,12 @@ class TimedBot:
 def budgeted_expert(
     eng: Engine, iterations: int | None, seconds: float | None
 ) -> Iterator[tuple[str, TimedBot]]:
-    """The game's expert with another budget, timed, as a bot level of its own for a while:
-    (its level name, the timed bot)."""
+    """The game's expert, timed, on another budget if one is given (else its own fixed one), as
+    a bot level of its own for a while: (its level name, the timed bot)."""
     expert = eng.bots["expert"]
     assert isinstance(expert, ExpertBot)
-    timed = TimedBot(expert.with_budget(iterations, seconds))
+    lent = iterations is not None or seconds is not None
+    timed = TimedBot(expert.with_budget(iterations, seconds) if lent else expert)
     eng.bots[TIMED] = timed  # type: ignore[assignment]
     try:
         yield TIMED, timed
@@ -94,13 +101,32 @@ def budgeted_expert(
 
 
 def expert_share(
-    eng: Engine, players: int, games: int, iterations: int | None, seconds: float | None
+    eng: Engine,
+    players: int,
+    games: int,
+    iterations: int | None,
+    seconds: float | None,
+    first_seed: int = 0,
 ) -> tuple[float, float, float]:
     """(win share of one expert against strong bots, mean and slowest seconds per expert
     decision)."""
     with budgeted_expert(eng, iterations, seconds) as (level, timed):
-        share = win_share(eng, level, "strong", players, games)
+        share = win_share(eng, level, "strong", players, games, first_seed)
     return share, timed.seconds / max(timed.moves, 1), timed.slowest
+
+
+def _budget(eng: Engine, iterations: int | None, seconds: float | None) -> str:
+    """The expert's budget in words, as the figure was measured."""
+    if iterations is None and seconds is None:
+        return f"its fixed {eng.bots['expert'].iterations} iterations"  # type: ignore[attr-defined]
+    return " or ".join(
+        part
+        for part in (
+            f"{iterations} iterations" if iterations is not None else "",
+            f"{seconds} s" if seconds is not None else "",
+        )
+        if part
+    )
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -113,10 +139,9 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--expert-seconds", type=float, default=None, help="expert s/move")
     parser.add_argument("--expert-iterations", type=int, default=None, help="expert budget")
+    parser.add_argument("--first-seed", type=int, default=0, help="the expert's first deal")
     parser.add_argument("--no-table", action="store_true", help="only the expert figures")
     args = parser.parse_args(argv)
-    if args.expert_seconds is None and args.expert_iterations is None:
-        args.expert_seconds = 0.8
 
     for eng in engines(args.ids):
         n = table_size(eng, args.players)
@@ -126,12 +151,14 @@ def main(argv: list[str] | None = None) -> None:
         if games:
             start = time.perf_counter()
             share, per_move, slowest = expert_share(
-                eng, n, games, args.expert_iterations, args.expert_seconds
+                eng, n, games, args.expert_iterations, args.expert_seconds, args.first_seed
             )
             # Twice the standard error of the share (about a 95% interval).
             spread = 2 * math.sqrt(share * (1 - share) / games)
+            budget = _budget(eng, args.expert_iterations, args.expert_seconds)
             print(
-                f"\n{eng.title}: one expert vs {n - 1} strong, {games} games: win share "
+                f"\n{eng.title}: one expert ({budget}) vs {n - 1} strong, {games} games "
+                f"(seeds {args.first_seed}-{args.first_seed + games - 1}): win share "
                 f"{share:.3f} +- {spread:.3f} = {share * n:.2f}x +- {spread * n:.2f}x the fair "
                 f"{1 / n:.2f}; {per_move * 1e3:.0f} ms per expert move, slowest "
                 f"{slowest * 1e3:.0f} ms; {time.perf_counter() - start:.0f} s",

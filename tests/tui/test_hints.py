@@ -12,6 +12,7 @@ from tui.app import local_app
 from tui.boards import base
 from tui.boards.chez_geek.picker import move_words
 from tui.boards.zwergenamulett.faces import FACES, face_name
+from tui.widgets.actions import ActionBar
 from tui.widgets.hint_line import HintLine
 
 # What a finished hint with a search behind it says.
@@ -220,6 +221,35 @@ async def test_the_hint_has_its_own_line_under_the_table_at_every_size(
                 break
         await pilot.pause()
         assert not line.display
+
+
+@pytest.mark.parametrize("game", ["zwergenamulett", "skipbo_breakers"])
+async def test_at_80_by_24_the_hint_takes_the_buttons_rows_not_the_hand(game: str) -> None:
+    """These tables fill 80×24 to the row: the hint line scrolled the hand's last row and the
+    buttons out of sight. While a hint shows the buttons give way (the footer lists the same
+    keys); the whole table stays on screen, and the buttons are back once the table moves."""
+    app = local_app(game, 1, 2, "strong", seed=3, options={"first": 0}, lang="en", bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        board = await wait_for_board(pilot)
+        bar = board.query_one(ActionBar)
+        assert bar.display and board.max_scroll_y == 0
+        before = len(said(app))
+        await pilot.press("h")
+        assert any(WON in line for line in await hint_lines(pilot, app, before))
+        await pilot.pause()
+        assert game_screen(app).query_one(HintLine).region.height >= 2
+        assert not bar.display
+        assert board.max_scroll_y == 0
+        hand = board.query_one("#hand")
+        assert board.region.contains_region(hand.region), (board.region, hand.region)
+        state_no = local_link(app).session.state_no
+        await pilot.press("enter")  # the hinted move, which the board has selected
+        for _ in range(200):
+            await pilot.pause(0.02)
+            if local_link(app).session.state_no != state_no:
+                break
+        await pilot.pause()
+        assert bar.display
 
 
 def test_a_hint_says_its_chance_with_its_margin_and_never_a_certainty() -> None:

@@ -35,6 +35,7 @@ from tui.screens.takeback import concede_question, undo_line
 from tui.widgets import EventLog, room
 from tui.widgets.clocks import SeatClocks, setting_words, span
 from tui.widgets.footer import Footer
+from tui.widgets.hint_line import MAX_ROWS as HINT_ROWS
 from tui.widgets.hint_line import HintLine
 from tui.widgets.topline import fit_parts
 
@@ -190,6 +191,9 @@ class GameScreen(TableScreen[None]):
         elif shown_again and self.board is not None:
             self.board.focus()
         self.set_class(width < board_class.MIN_SIZE[0] + LOG_WIDTH, "-narrow")
+        # No row to spare for the hint line (80×24 for most tables): the table gives up its
+        # buttons while a hint shows (themes/table.tcss) rather than scroll its hand away.
+        self.set_class(height - CHROME_HEIGHT < board_class.MIN_SIZE[1] + HINT_ROWS, "-short")
         self.query_one("#side").styles.width = log_width(width, board_class.MIN_SIZE[0])
         self._update_topbar()
         if too_small:
@@ -632,10 +636,12 @@ class GameScreen(TableScreen[None]):
     def _clear_hint(self) -> None:
         for line in self.query(HintLine):  # (none before the screen is composed)
             line.clear()
+        self.remove_class("-hinting")
 
     def on_game_board_hint(self, message: GameBoard.Hint) -> None:
         message.stop()
         self.query_one(HintLine).say(message.text)
+        self.add_class("-hinting")
 
     async def action_leave(self) -> None:
         """Esc twice leaves: one stray key should not throw a game away; a game that others

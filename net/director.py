@@ -1,4 +1,5 @@
-"""Running a tournament at a table: the organiser's director and each player's side of it.
+"""Running a tournament at a table: the director of an event and the table's desk that starts
+a director for each event when its time comes (a player's side: net.entrant).
 
 The director pairs a round (net.tournament), opens a hosted room per table on the table's
 relay (the same `NetHost` a player hosts with), reserves each seat for its player with a seat
@@ -10,31 +11,32 @@ of a player who dropped out and did not come back), writes down each table's pla
 each record for the ratings and closes the round. A duplicate round deals every table from
 the seed the round committed to with its pairings and reveals that seed when it closes.
 
-A player's side (`Entry.play_round`) waits for its seat, joins the room with that seat's
-token, plays (a bot decides from the view, as `join --bot` does), and after the round checks
-a duplicate deal: the revealed round seed matches the commitment it read before it sat down,
-and its table's seed is the one that round seed gives.
+One director directs an event at a time: it says so in the store every few seconds
+(`Tournaments.claim`), and a desk takes over an event whose director has been silent for
+`LEASE` seconds (its process was killed, its machine went down). The new director takes the
+round under way up where the records on the table's disk left it: a table that ended keeps
+its places, a game under way goes on from its host's record in the same room (its players
+wait there for the host, as for `host --resume`), a table never dealt is opened again, and a
+round none of whose tables was dealt is withdrawn and played afresh (nobody saw a card).
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
-import random
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from pathlib import Path
+from typing import Any
 
 from engines import get_engine
-from net.headless import PeerBot
+from net.entrant import POLL, SHOW_UP
 from net.host.authority import NetHost
 from net.host.seats import Seat, bot_seat, new_token
-from net.peer.remote import JoinError, RemoteLink
-from net.peer.tokens import OWNER_ENV
 from net.players import identity, ladder
-from net.players.tournaments import OPEN, OVER, RUNNING, Event, TableRow, Tournaments
+from net.players.tournaments import OPEN, OVER, RUNNING, Event, RoundRow, TableRow, Tournaments
+from net.records import store as record_files
 from net.table import clocks
+from net.table.session import HostSession
 from net.tournament import duplicate
 from net.tournament.arena import Arena
 from net.tournament.plan import next_round
@@ -42,37 +44,14 @@ from net.tournament.roundrobin import rounds_for
 from net.tournament.swiss import Table
 from net.wire import proofs
 
-T = TypeVar("T")
-
-SHOW_UP = 120.0  # seconds a player has to take their seat before the round starts without them
-POLL = 0.1  # seconds between looks at the store while waiting for it
 FILLER = "strong"  # the bot that fills an odd seat
 # Seconds a player who dropped out of a game under way has to come back before a bot plays
 # their seat to the end (they count as having left it): no round waits for one table forever.
 TAKEOVER = 60.0
 CLOCK = "normal"  # the tables' clocks (net.table.clocks.PRESETS), out of time the bot moves
-
-
-# At a public table, who may create tournaments from the app: their identities (fingerprints),
-# separated by commas, as the operator names them. At home anybody may (the store is theirs).
-ORGANISERS_ENV = "TABLETOP_TUI_ORGANISERS"
-
-
-def may_organise(player: str) -> bool:
-    """Whether `player` may create tournaments here."""
-    if not os.environ.get(ladder.TABLE_ENV):
-        return True
-    trusted = {p.strip() for p in os.environ.get(ORGANISERS_ENV, "").split(",")}
-    return player in trusted - {""}
-
-
-def player_key(name: str) -> str:
-    """Who enters from here: this installation's identity, or the SSH table's owner of the
-    session, or (keyless and alone) the name."""
-    mine = identity.mine()
-    if mine is not None:
-        return mine.fingerprint
-    return os.environ.get(OWNER_ENV) or f"name:{name}"
+# Seconds a director may be silent in the store before a desk takes its event over; it says
+# it is alive every third of that.
+LEASE = 30.0
 
 
 @dataclass
@@ -94,6 +73,8 @@ class Director:
     clock: str = CLOCK
     takeover: float = TAKEOVER
     ladders: Any = None  # the store games are counted into (None: not counted)
+    lease: float = LEASE
+    claimed: bool = False  # the desk that made it claimed the event for it already
     played: list[Played] = field(default_factory=list)
 
     def event(self) -> Event:
@@ -103,8 +84,30 @@ class Director:
         return event
 
     async def run(self) -> None:
-        """Wait for the start, play every round, and close the event."""
+        """Wait for the start, play every round, and close the event; ValueError if another
+        director directs it. A round a director that died left under way is taken up first."""
         event = self.event()
+        if event.status == OVER:
+            return
+        now = time.time()
+        if not self.claimed and not self.store.claim(self.tid, now, self.lease):
+            said = self.store.directed(self.tid)
+            left = self.lease - (now - said) if said is not None else 0.0
+            raise ValueError(f"{self.tid} is directed elsewhere; if that director stopped, "
+                             f"it can be taken over in {max(left, 1):.0f} s")
+        beat = asyncio.get_running_loop().create_task(self._beat())
+        try:
+            await self._direct(event)
+        finally:
+            beat.cancel()
+            self.store.directing(self.tid, None)
+
+    async def _beat(self) -> None:
+        while True:
+            await asyncio.sleep(self.lease / 3)
+            self.store.directing(self.tid, time.time())
+
+    async def _direct(self, event: Event) -> None:
         await asyncio.sleep(max(0.0, event.starts - time.time()))
         if event.kind == "arena":
             await self.run_arena(event)
@@ -116,6 +119,9 @@ class Director:
         if event.kind == "roundrobin":
             rounds = rounds_for(len(players)) if event.size == 2 else len(players)
         self.store.set_status(self.tid, RUNNING, rounds)
+        begun = self.store.rounds(self.tid)
+        if begun and begun[-1].finished is None:
+            await self.resume_round(begun[-1])
         for number in range(len(self.store.rounds(self.tid)) + 1, rounds + 1):
             await self.run_round(number)
         self.store.set_status(self.tid, OVER)
@@ -143,6 +149,9 @@ class Director:
         field = Arena(event.size, ends)
         known: set[str] = set()
         games: set[asyncio.Task[None]] = set()
+        for task in await self._arena_taken_up(event, field, known):
+            games.add(task)
+            task.add_done_callback(games.discard)
         number = len(self.store.rounds(self.tid))
         while time.time() < ends or games:
             for entrant in self.store.entrants(self.tid):
@@ -167,18 +176,67 @@ class Director:
         for seat in missing:
             host.seats[seat] = bot_seat(seat, FILLER)
         host.start()
+        await self._arena_end(field, number, host, table, missing)
+
+    async def _arena_end(self, field: Arena, number: int, host: NetHost, table: Table,
+                         missing: list[int]) -> None:
         try:
             await host.finished.wait()
             row = self._finish(number, 0, host, table, missing)
         finally:
             await host.close("the game is over")
         self.store.close_round(self.tid, number)
+        self._arena_counts(field, row)
+
+    def _arena_counts(self, field: Arena, row: TableRow) -> None:
+        """A finished arena table on the tally; its players who came wait for the next."""
         outcome = row.outcome()
         assert outcome is not None
         field.finish(outcome)
         for player in outcome.players():
             if player not in outcome.absent:
                 field.free(player)
+
+    async def _arena_taken_up(self, event: Event, field: Arena,
+                              known: set[str]) -> list[asyncio.Task[None]]:
+        """An arena a director that died left running: the tally of its finished tables, each
+        table under way taken up (a task that ends it), and those not at one waiting again
+        (but for one who did not come to their last table: still paused)."""
+        entrants = {e.player: e for e in self.store.entrants(self.tid)}
+        tasks: list[asyncio.Task[None]] = []
+        busy: set[str] = set()
+        last_absent: dict[str, bool] = {}
+        for begun in self.store.rounds(self.tid):
+            (row,) = self.store.tables(self.tid, begun.round)
+            players = {p for p in row.seats if p is not None}
+            known |= players
+            if row.places is not None:
+                outcome = row.outcome()
+                assert outcome is not None
+                field.finish(outcome)
+                for player in players:
+                    last_absent[player] = player in outcome.absent
+                continue
+            busy |= players
+            tasks.append(asyncio.get_running_loop().create_task(
+                self._arena_resumed(event, field, begun, row, entrants)))
+        for player in sorted(known - busy):
+            if not last_absent.get(player, False):
+                field.free(player)
+        return tasks
+
+    async def _arena_resumed(self, event: Event, field: Arena, begun: RoundRow, row: TableRow,
+                             entrants: dict[str, Any]) -> None:
+        taken = await self._take_up(event, begun, row, entrants, None)
+        table = tuple(row.seats)
+        if taken is None:  # never dealt: sat down again
+            await self._arena_table(event, field, begun.round, table)
+        elif isinstance(taken, TableRow):  # it had ended
+            self.store.close_round(self.tid, begun.round)
+            self._arena_counts(field, taken)
+        else:
+            host, missing = taken
+            await self._arena_end(field, begun.round, host, table, missing)
 
     def table_seed(self, board: int, deal: int | None) -> int | None:
         """The seed table `board` is dealt from: the round's deal in a duplicate round, else
@@ -196,8 +254,19 @@ class Director:
             commitment = duplicate.commit(seed)
             deal = duplicate.deal_seed(seed, duplicate.label(self.tid, number))
         self.store.open_round(self.tid, number, tables, commitment, deal)
-        hosts = [await self._open(event, number, board, table, entrants, deal)
-                 for board, table in enumerate(tables)]
+        opened = [(board, await self._open(event, number, board, table, entrants, deal), table)
+                  for board, table in enumerate(tables)]
+        playing = await self._sit_down(number, opened, commitment, seed)
+        await self._play_out(number, playing)
+        self.store.close_round(self.tid, number, seed)
+        return self.store.tables(self.tid, number)
+
+    async def _sit_down(self, number: int, opened: list[tuple[int, NetHost, Table]],
+                        commitment: str | None,
+                        seed: str | None) -> list[tuple[int, NetHost, Table, list[int]]]:
+        """Start freshly opened tables (board, host, table) once seated, or once the time to
+        show up ran out: each (board, host, table, the seats nobody came to)."""
+        hosts = [host for _, host, _ in opened]
         if seed is not None:
             for host in hosts:  # the host's record alone (the table's disk) holds the seed
                 host.duplicate = {"tournament": self.tid, "round": number,
@@ -207,16 +276,88 @@ class Director:
             for seat in missing:
                 host.seats[seat] = bot_seat(seat, FILLER)
             host.start()
+        return [(board, host, table, missing)
+                for (board, host, table), missing in zip(opened, absent, strict=True)]
+
+    async def _play_out(self, number: int,
+                        playing: list[tuple[int, NetHost, Table, list[int]]]) -> None:
+        """Wait for every table under way to end, write down how each went, close them."""
         try:
-            await asyncio.gather(*(h.finished.wait() for h in hosts))
-            for board, (host, table, missing) in enumerate(zip(hosts, tables, absent,
-                                                               strict=True)):
+            await asyncio.gather(*(host.finished.wait() for _, host, _, _ in playing))
+            for board, host, table, missing in playing:
                 self._finish(number, board, host, table, missing)
         finally:
-            for host in hosts:
+            for _, host, _, _ in playing:
                 await host.close("the round is over")
+
+    async def resume_round(self, begun: RoundRow) -> list[TableRow]:
+        """Take up a round a director that died left under way: a table that ended keeps its
+        places (written down from its record if the director died first), a game under way
+        goes on from its host's record, a table never dealt is opened again; a round none of
+        whose tables was dealt is withdrawn and played afresh."""
+        number, event = begun.round, self.event()
+        entrants = {e.player: e for e in self.store.entrants(self.tid)}
+        rows = self.store.tables(self.tid, number)
+        found = [self._record(number, row.board, begun.started) for row in rows]
+        if not any(found) and all(row.places is None for row in rows):
+            self.store.void_round(self.tid, number)
+            return await self.run_round(number)
+        seed = next((s for path in found if path is not None
+                     and (s := _round_seed(path)) is not None), None)
+        playing: list[tuple[int, NetHost, Table, list[int]]] = []
+        fresh: list[tuple[int, NetHost, Table]] = []
+        for row in rows:
+            if row.places is not None:
+                continue
+            table = tuple(row.seats)
+            taken = await self._take_up(event, begun, row, entrants, seed)
+            if taken is None:
+                deal = self.store.deal_of(self.tid, number) if event.duplicate else None
+                host = await self._open(event, number, row.board, table, entrants, deal)
+                fresh.append((row.board, host, table))
+            elif not isinstance(taken, TableRow):
+                playing.append((row.board, taken[0], table, taken[1]))
+        if fresh:
+            playing += await self._sit_down(number, fresh, begun.commitment, seed)
+        await self._play_out(number, playing)
         self.store.close_round(self.tid, number, seed)
         return self.store.tables(self.tid, number)
+
+    def _record(self, number: int, board: int, since: float) -> Path | None:
+        """The record of the game at table `board` of round `number`, written since `since`
+        (the round's start); None: it was never dealt."""
+        room = self.store.room(self.tid, number, board)
+        if room is None:
+            return None
+        found = [p for p in record_files.records_dir().glob(f"*-{room}.jsonl")
+                 if p.stat().st_mtime >= since - 1]
+        return max(found, default=None)  # a record's name starts with its time
+
+    async def _take_up(self, event: Event, begun: RoundRow, row: TableRow,
+                       entrants: dict[str, Any],
+                       seed: str | None) -> TableRow | tuple[NetHost, list[int]] | None:
+        """A table of a round a director that died left under way: None if it was never
+        dealt; its row once written down if its game had ended; else its host, resumed from
+        its record in the same room, with the seats nobody came to."""
+        path = self._record(begun.round, row.board, begun.started)
+        if path is None:
+            return None
+        head, moves, over = record_files.read_record(path)
+        people = [entrants[p].bot is None if p in entrants else False for p in row.seats]
+        if over:
+            bots = [p.get("bot") is not None for p in head["players"]]
+            missing = [i for i, (bot, person) in enumerate(zip(bots, people, strict=True))
+                       if bot and person]
+            session = HostSession.from_record({**head, "moves": moves})
+            commitment = (head.get("net") or {}).get("commitment")
+            return self._written_down(begun.round, row.board, tuple(row.seats), session,
+                                      missing, commitment, path)
+        host = NetHost.resume(path, self.relay_url, bot_delay=0.0)
+        await host.open()
+        await host.begin_resumed()
+        missing = [i for i, (seat, person) in enumerate(zip(host.seats, people, strict=True))
+                   if seat.bot is not None and person]
+        return host, missing
 
     async def _open(self, event: Event, number: int, board: int, table: Table,
                     entrants: dict[str, Any], deal: int | None) -> NetHost:
@@ -224,6 +365,7 @@ class Director:
                        seed=self.table_seed(board, deal), bot_delay=0.0, takeover=self.takeover,
                        clock=clocks.preset(event.engine, self.clock, len(table)))
         await host.open()
+        self.store.set_room(self.tid, number, board, host.room)
         for seat, player in enumerate(table):
             entrant = entrants.get(player) if player is not None else None
             if entrant is None or entrant.bot is not None:
@@ -253,16 +395,31 @@ class Director:
         session = host.session
         if session is None or not session.over:
             raise RuntimeError(f"table {board + 1} of round {number} did not end")
+        return self._written_down(number, board, table, session, missing, host.commitment,
+                                  host.record_path)
+
+    def _written_down(self, number: int, board: int, table: Table, session: HostSession,
+                      missing: list[int], commitment: str | None,
+                      record: Path | None) -> TableRow:
+        """An ended table's places in the store, and its record counted for the ratings."""
         places = get_engine(session.engine.id).places(session.result())
         absent = [str(table[s]) for s in missing]
-        self.store.table_done(self.tid, number, board, places, absent, host.commitment)
+        self.store.table_done(self.tid, number, board, places, absent, commitment)
         counted = "not counted here"
-        if self.ladders is not None and host.record_path is not None:
-            outcome = ladder.count(self.ladders, host.record_path)
+        if self.ladders is not None and record is not None:
+            outcome = ladder.count(self.ladders, record)
             counted = "counted" if outcome.refused is None else str(outcome.refused)
         row = self.store.tables(self.tid, number)[board]
         self.played.append(Played(row, counted))
         return row
+
+
+def _round_seed(path: Path) -> str | None:
+    """The duplicate round's seed a table's record keeps (None: not a duplicate table)."""
+    head, _, _ = record_files.read_record(path)
+    duplicate = (head.get("net") or {}).get("duplicate")
+    seed = duplicate.get("round_seed") if isinstance(duplicate, dict) else None
+    return seed if isinstance(seed, str) else None
 
 
 @dataclass
@@ -273,19 +430,27 @@ class Desk:
     store: Tournaments
     relay_url: str
     every: float = 5.0  # seconds between looks at the store
+    lease: float = LEASE
     director: dict[str, Any] = field(default_factory=dict)  # Director's other settings
     running: dict[str, asyncio.Task[None]] = field(default_factory=dict)
 
     def due(self, now: float) -> list[Event]:
+        """Events whose time came and that no director directs: not begun, or left running
+        by a director that has been silent for the lease (it died)."""
         return [e for e in self.store.events()
-                if e.status == OPEN and e.starts <= now and e.id not in self.running]
+                if e.status in (OPEN, RUNNING) and e.starts <= now and e.id not in self.running
+                and ((said := self.store.directed(e.id)) is None or now - said >= self.lease)]
 
     async def run(self, rounds: int | None = None) -> None:
         """Look `rounds` times (None: for ever), starting what is due."""
         looked = 0
         while rounds is None or looked < rounds:
-            for event in self.due(time.time()):
-                director = Director(self.store, event.id, self.relay_url, **self.director)
+            now = time.time()
+            for event in self.due(now):
+                if not self.store.claim(event.id, now, self.lease):
+                    continue  # another desk was quicker
+                director = Director(self.store, event.id, self.relay_url, lease=self.lease,
+                                    claimed=True, **self.director)
                 self.running[event.id] = asyncio.get_running_loop().create_task(director.run())
             looked += 1
             await asyncio.sleep(self.every)
@@ -293,127 +458,3 @@ class Desk:
     async def finish(self) -> None:
         """Wait for the tournaments under way."""
         await asyncio.gather(*self.running.values())
-
-
-@dataclass
-class Verdict:
-    """A player's check of one round's table: `ok`, and a sentence."""
-
-    ok: bool
-    text: str
-
-
-@dataclass
-class Entry:
-    """One player's side of tournament `tid`: `player` as entered, played by a bot of `level`
-    (a person plays through the app instead)."""
-
-    store: Tournaments
-    tid: str
-    player: str
-    name: str
-    level: str = "random"
-    server: str | None = None
-    wait: float = SHOW_UP
-    key: identity.Identity | None = None  # proves its seats (None: this installation's key)
-
-    async def seat(self, number: int) -> tuple[str, str, str] | None:
-        """This player's way into round `number` once the pairings give it (None: the
-        round came and went without a seat for them, or the event is over)."""
-        return await self._watch(lambda: self.store.seat_of(self.tid, number, self.player),
-                                 self.wait)
-
-    async def _watch(self, find: Callable[[], T | None], wait: float | None) -> T | None:
-        """What `find` gives once it gives something; None once the event is over or `wait`
-        seconds passed (None: no limit)."""
-        deadline = None if wait is None else time.monotonic() + wait
-        while deadline is None or time.monotonic() < deadline:
-            found = find()
-            if found is not None:
-                return found
-            event = self.store.event(self.tid)
-            if event is None or event.status == OVER:
-                return None
-            await asyncio.sleep(POLL)
-        return None
-
-    async def play_event(self) -> list[Verdict]:
-        """Play every round (or arena table) this player is given until the event is over;
-        a verdict for each game."""
-        event = self.store.event(self.tid)
-        if event is not None and event.kind == "arena":
-            return await self.play_arena()
-        verdicts: list[Verdict] = []
-        number = 1
-        while (event := self.store.event(self.tid)) is not None:
-            if event.status != OPEN and event.rounds and number > event.rounds:
-                break
-            if await self.seat(number) is None:
-                break
-            verdicts.append(await self.play_round(number))
-            number += 1
-        return verdicts
-
-    async def play_arena(self) -> list[Verdict]:
-        """Play every arena table this player is given until the arena is over."""
-        verdicts: list[Verdict] = []
-        number = 0
-        while True:
-            found = await self._next_table(number)
-            if found is None:
-                return verdicts
-            number = found
-            verdicts.append(await self.play_round(number))
-
-    async def _next_table(self, after: int) -> int | None:
-        """The number of this player's next arena table after `after` (None: it is over)."""
-        return await self._watch(lambda: self.store.next_seat(self.tid, self.player, after),
-                                 None)
-
-    async def play_round(self, number: int) -> Verdict:
-        """Sit at this player's table of round `number`, play it out, check its deal."""
-        seat = await self.seat(number)
-        if seat is None:
-            return Verdict(False, f"no seat for {self.name} in round {number}")
-        promise = next((r.commitment for r in self.store.rounds(self.tid) if r.round == number),
-                       None)
-        code, token, proof_key = seat
-        link = RemoteLink(code, self.name, server=self.server, token=token,
-                          proof_key=proof_key, remember=False)
-        if self.key is not None:
-            link.deal.identity = self.key
-        bot = PeerBot(link, self.level, seed=random.randrange(2**32))
-        link.set_listener(bot.hear)
-        try:
-            await link.connect()
-            await bot.done.wait()
-        except JoinError as exc:
-            return Verdict(False, f"cannot join round {number}: {exc.message}")
-        finally:
-            await link.close()
-        if bot.result is None:
-            return Verdict(False, f"the table of round {number} closed: {link.close_reason}")
-        result = bot.result["result"]
-        if promise is None:
-            return Verdict(bool(result.get("verified")), str(result.get("verify_note")))
-        return await self._check_duplicate(number, promise, result)
-
-    async def _check_duplicate(self, number: int, promise: str,
-                               result: dict[str, Any]) -> Verdict:
-        """After the round: its seed, revealed, against the commitment read before sitting
-        down, and this table's seed against the one the round seed gives
-        (`duplicate.table_check`, the app's check too)."""
-        deadline = time.monotonic() + self.wait
-        what = duplicate.label(self.tid, number)
-        while time.monotonic() < deadline:
-            row = next((r for r in self.store.rounds(self.tid) if r.round == number), None)
-            revealed = row.seed if row is not None and row.finished is not None else None
-            wrong = duplicate.table_check(result, promise, revealed, what)
-            if wrong is None:
-                return Verdict(True, "the round's deal, verified")
-            if wrong == "replay":
-                return Verdict(False, str(result.get("verify_note")))
-            if wrong != duplicate.PENDING:
-                return Verdict(False, f"NOT the round's deal: {duplicate.REASONS[wrong]}")
-            await asyncio.sleep(POLL)
-        return Verdict(False, "the round's seed was never revealed")

@@ -100,6 +100,10 @@ def restore(host: NetHost, path: Path, header: dict[str, Any], moves: list[list[
         dealer.number = int(net.get("deal", 1))
         if net.get("fixed"):
             host.seed = host.session.seed
+        # A tournament's duplicate table stays one: its record keeps the round it was dealt
+        # for (net.players.counted) and the seed its director reveals when the round closes.
+        duplicate = net.get("duplicate")
+        host.duplicate = dict(duplicate) if isinstance(duplicate, dict) else None
         host.seats[:] = seats(header, net)
     except (KeyError, TypeError, ValueError, AttributeError, IllegalMove) as exc:
         raise ValueError(f"the record {path.name} is damaged and cannot be resumed "

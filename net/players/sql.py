@@ -228,6 +228,11 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (  # 10: the language a player over days is told in (net.days.words), set with the notices
         "ALTER TABLE days_players ADD COLUMN lang TEXT",
     ),
+    (  # 11: when a tournament's director last said it directs it, and each table's room code,
+        # so a director that died is taken over and its tables resumed (net.director)
+        "ALTER TABLE tournaments ADD COLUMN directed DOUBLE PRECISION",
+        "ALTER TABLE tournament_tables ADD COLUMN code TEXT",
+    ),
 )
 # The most seats one owner keeps (rooms are short-lived): the newest are kept.
 SEATS_KEPT = 50

@@ -122,6 +122,30 @@ class Tournaments:
             if rounds is not None:
                 self.db.rows("UPDATE tournaments SET rounds = ? WHERE id = ?", (rounds, tid))
 
+    # -- who directs it ---------------------------------------------------------------------
+    def claim(self, tid: str, now: float, lease: float) -> bool:
+        """Take the direction of `tid` (open or running, not over) unless a director said it
+        directs it less than `lease` seconds ago: one director per event, also among several
+        desks, and a dead one's event is taken over once it has been silent that long."""
+        with self.db.writing():
+            row = self.db.row("SELECT status, directed FROM tournaments WHERE id = ?", (tid,))
+            if row is None or row[0] == OVER:
+                return False
+            if row[1] is not None and now - float(row[1]) < lease:
+                return False
+            self.db.rows("UPDATE tournaments SET directed = ? WHERE id = ?", (now, tid))
+            return True
+
+    def directing(self, tid: str, now: float | None) -> None:
+        """The director is alive at `now` (None: it stopped; anyone may take over)."""
+        with self.db.writing():
+            self.db.rows("UPDATE tournaments SET directed = ? WHERE id = ?", (now, tid))
+
+    def directed(self, tid: str) -> float | None:
+        """When a director last said it directs `tid` (None: none does)."""
+        row = self.db.row("SELECT directed FROM tournaments WHERE id = ?", (tid,))
+        return None if row is None or row[0] is None else float(row[0])
+
     # -- the field -------------------------------------------------------------------------
     def enter(self, tid: str, player: str, name: str, bot: str | None = None) -> Entrant:
         """Enter `player` (once; entering again changes nothing) while entries are open;
@@ -175,11 +199,42 @@ class Tournaments:
 
     def give_seat(self, tid: str, number: int, player: str, code: str, token: str,
                   proof_key: str) -> None:
-        """How `player` reaches their table of round `number`."""
+        """How `player` reaches their table of round `number` (a table opened again in a new
+        room gives its seats again)."""
         with self.db.writing():
+            self.db.rows("DELETE FROM tournament_seats WHERE tournament = ? AND round = ? AND "
+                          "player = ?", (tid, number, player))
             self.db.rows("INSERT INTO tournament_seats (tournament, round, player, code, token, "
                           "proof_key) VALUES (?, ?, ?, ?, ?, ?)",
                           (tid, number, player, code, token, proof_key))
+
+    def set_room(self, tid: str, number: int, board: int, code: str) -> None:
+        """The room table `board` of round `number` is played in, for the director alone:
+        the one that takes over a dead director's round resumes the room's game from its
+        record (`room`)."""
+        with self.db.writing():
+            self.db.rows("UPDATE tournament_tables SET code = ? WHERE tournament = ? AND "
+                          "round = ? AND board = ?", (code, tid, number, board))
+
+    def room(self, tid: str, number: int, board: int) -> str | None:
+        row = self.db.row("SELECT code FROM tournament_tables WHERE tournament = ? AND "
+                           "round = ? AND board = ?", (tid, number, board))
+        return None if row is None or row[0] is None else str(row[0])
+
+    def deal_of(self, tid: str, number: int) -> int | None:
+        """A duplicate round's deal seed while it is under way, for its director alone (who
+        opens a table of it again); `tables` shows it to everyone once the round closed."""
+        row = self.db.row("SELECT deal_seed FROM tournament_tables WHERE tournament = ? AND "
+                           "round = ? AND board = 0", (tid, number))
+        return None if row is None or row[0] is None else int(row[0])
+
+    def void_round(self, tid: str, number: int) -> None:
+        """Round `number` never dealt a card (its director died while the players sat down):
+        it is withdrawn, to be paired and published again."""
+        with self.db.writing():
+            for table in ("tournament_seats", "tournament_tables", "tournament_rounds"):
+                self.db.rows(f"DELETE FROM {table} WHERE tournament = ? AND round = ?",
+                             (tid, number))
 
     def seat_of(self, tid: str, number: int, player: str) -> tuple[str, str, str] | None:
         """(join code, seat token, proof key) of `player`'s table in round `number`."""

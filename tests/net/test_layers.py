@@ -26,7 +26,7 @@ FLOORS = {
     "net.days": 5,
     "net.ssh": 6,
     "net.web": 7,
-    "net.headless": 7, "net.director": 8,
+    "net.headless": 7, "net.entrant": 8, "net.director": 9,
 }
 
 

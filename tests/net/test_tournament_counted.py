@@ -13,7 +13,8 @@ from pathlib import Path
 import test_tournament_play
 from netsupport import TIMEOUT, Player
 
-from net.director import Director, Entry
+from net.director import Director
+from net.entrant import Entry
 from net.host.authority import NetHost
 from net.host.link import HostLink
 from net.peer.deal import DealCheck

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from net.director import Desk, Director, Entry, Verdict
+from net.director import Desk, Director
+from net.entrant import Entry, Verdict
 from net.peer.remote import JoinError, RemoteLink
 from net.players.sqlite import SqliteLadders
 from net.players.tournaments import OVER, Event, Tournaments

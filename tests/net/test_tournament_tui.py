@@ -14,7 +14,8 @@ from test_forms_by_keys import tab_to
 from test_net_tui import screen_of, until
 from textual.widgets import DataTable, Static
 
-from net.director import ORGANISERS_ENV, Director, player_key
+from net.director import Director
+from net.entrant import ORGANISERS_ENV, player_key
 from net.host.hosting import TABLE_RELAY_ENV
 from net.players import ladder
 from net.players.tournaments import Event, Tournaments

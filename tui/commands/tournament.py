@@ -154,7 +154,7 @@ def run(args: argparse.Namespace) -> None:
 
 
 def _new(args: argparse.Namespace, events: Tournaments) -> None:
-    from net.director import player_key
+    from net.entrant import player_key
 
     kind = "swiss" if args.swiss else "roundrobin" if args.roundrobin else "arena"
     event = plan_event(args.game, kind, rounds=args.swiss or 0, minutes=args.arena or 0,
@@ -191,7 +191,7 @@ def describe(event: Event) -> str:
 
 
 def _join(args: argparse.Namespace, events: Tournaments) -> None:
-    from net.director import Entry, player_key  # the network only for this command
+    from net.entrant import Entry, player_key  # the network only for this command
 
     name = args.name or os.environ.get("USER") or "player"
     key = player_key(name)
@@ -205,7 +205,8 @@ def _join(args: argparse.Namespace, events: Tournaments) -> None:
 
 
 def _direct(args: argparse.Namespace, events: Tournaments) -> None:
-    from net.director import SHOW_UP, Director
+    from net.director import Director
+    from net.entrant import SHOW_UP
 
     director = Director(events, args.id, _relay(args, "run"), show_up=args.show_up or SHOW_UP,
                         clock=args.clock, ladders=events.db)

@@ -1,5 +1,5 @@
 """A new tournament from the menu (Tournaments → `n`), for whoever may organise here (at home
-anybody; at a public table the identities its operator names, net.director.may_organise).
+anybody; at a public table the identities its operator names, net.entrant.may_organise).
 The same checks as `tabletop-tui tournament new` (net.players.tournaments.plan_event): a
 mistake is said in one line and nothing is made. Dismissed with the new tournament's id."""
 

@@ -19,7 +19,7 @@ from textual.content import Content
 from textual.widgets import DataTable, Static
 
 from engines import get_engine
-from net.director import may_organise, player_key
+from net.entrant import may_organise, player_key
 from net.peer import tokens
 from net.players import ladder
 from net.players.store import StoreError

@@ -468,3 +468,26 @@ def test_a_long_name_breaks_at_the_last_joint_that_fits() -> None:
     assert name_lines(breakable("Auto-Alarmanlage"), 9, 3) == ("Auto-", "Alarm-", "anlage")
     # A name no joint of which fits is still broken with a hyphen, never cut short.
     assert name_lines("Significant Other", 10) == ("Significa-", "nt Other")
+
+
+async def test_with_nothing_in_play_the_middle_shows_the_piles_and_the_top_discard() -> None:
+    """At 160×50 the middle was empty early in every turn: with nothing in play it shows the
+    draw pile and the jobs face down and the discard pile's top card, each with its count."""
+    path = played_record(4, seed=3, moves=150)
+    app = TabletopApp(lang="en", bot_delay=3600)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await settle(pilot)
+        app.resume_local(path)
+        board = await board_of(pilot)
+        await settle(pilot, 6)
+        view = board.table.view
+        assert not view["pending"] and view["discard_pile"]
+        row = board.query_one("#middle #pending", CardRow)
+        assert row.display and board.region.contains_region(row.region)
+        draw, top, jobs = row.slots
+        assert (draw.above, draw.below) == ("draw pile", f"{view['draw_pile']} cards")
+        assert draw.face is not None and draw.face.paper == "$card-back"
+        assert top.above == "discard pile" and top.face is not None
+        assert top.face.name.replace(SOFT_HYPHEN, "") == card_name(view["discard_pile"][-1])
+        assert top.below == f"{len(view['discard_pile'])} cards"
+        assert (jobs.above, jobs.below) == ("jobs", f"{view['job_pile']} cards")

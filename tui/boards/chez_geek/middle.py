@@ -17,7 +17,8 @@ from tui.boards.chez_geek.banner import Banner
 from tui.boards.chez_geek.cards import CARDS
 from tui.boards.chez_geek.faces import hand_face, room_face
 from tui.i18n import tr
-from tui.widgets.cardrow import CardRow, Slot
+from tui.widgets.cardrow import CardRow, Face, Slot
+from tui.widgets.cards import BACK
 from tui.widgets.scale import SIZES, Scalable
 
 NEWS_MARK = "⚑ "
@@ -68,6 +69,24 @@ def table_cards(table: Table) -> list[Slot]:
     ]
 
 
+def pile_cards(table: Table) -> list[Slot]:
+    """With nothing in play, the piles on the table, each with its count: the draw pile face
+    down, the discard pile's top card (an empty place while there is none), the jobs face
+    down (a table at 160×50 was otherwise an empty middle early in every turn)."""
+    view = table.view
+    discard = view.get("discard_pile") or []
+    top = Slot(_card_face(discard[-1]), above=tr("cg.pile.discard"),
+               below=tr("cg.pile.count", n=len(discard))) if discard else Slot(
+        None, above=tr("cg.pile.discard"), below=tr("cg.pile.count", n=0))
+    return [_back(tr("cg.pile.draw"), view.get("draw_pile", 0)), top,
+            _back(tr("cg.pile.jobs"), view.get("job_pile", 0))]
+
+
+def _back(what: str, count: object) -> Slot:
+    return Slot(Face(BACK * 3, ink="$card", paper="$card-back"), above=what,
+                below=tr("cg.pile.count", n=count))
+
+
 class Middle(Vertical, Scalable):
     """The cards in play, the banner and the news line. The cards in play are drawn at the
     table's step when the middle has the rows for them, else smaller, else not at all."""
@@ -106,7 +125,7 @@ class Middle(Vertical, Scalable):
         row = self.query_one("#pending", CardRow)
         room = self.size.height - BANNER_ROWS - 1
         steps = [step for step in range(self.scale + 1) if SIZES[step].rows + 2 <= room]
-        slots = table_cards(table) if steps else []
+        slots = (table_cards(table) or pile_cards(table)) if steps else []
         if steps:
             row.set_scale(steps[-1])
         row.display = bool(slots)

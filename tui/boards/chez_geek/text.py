@@ -233,6 +233,10 @@ _EN: dict[str, str] = {
     "cg.middle.tv": "TV → {name}",
     "cg.middle.in": "just in",
     "cg.middle.rolled": "rolled {n}",
+    "cg.pile.draw": "draw pile",
+    "cg.pile.discard": "discard pile",
+    "cg.pile.jobs": "jobs",
+    "cg.pile.count": "{n} cards",
     "cg.room.hand": "hand {n}",
     "cg.status.line": (
         "Turn {n} · {name} · {phase} · income {income} · free time {ft} · "
@@ -529,6 +533,10 @@ _DE: dict[str, str] = {
     "cg.middle.tv": "TV → {name}",
     "cg.middle.in": "neu da",
     "cg.middle.rolled": "gewürfelt: {n}",
+    "cg.pile.draw": "Stapel",
+    "cg.pile.discard": "Ablage",
+    "cg.pile.jobs": "Jobs",
+    "cg.pile.count": "{n} Karten",
     "cg.room.hand": "Hand {n}",
     "cg.status.line": (
         "Zug {n} · {name} · {phase} · Einkommen {income} · Freizeit {ft} · "

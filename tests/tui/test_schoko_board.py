@@ -227,6 +227,22 @@ async def test_the_view_on_the_table_holds_only_this_seat_s_hand() -> None:
         assert "Your tiles" in shot.replace("&#160;", " ")
 
 
+async def test_the_colour_is_chosen_with_a_button_too() -> None:
+    """Choosing the colour had keys only (w, d): a mouse, or a finger on a phone's browser,
+    had no button for it. While choosing, the bar offers White and Dark; then the tiles'."""
+    app = app_for()
+    async with app.run_test(size=(80, 24)) as pilot:
+        board = await wait_for_board(pilot)
+        session = local_link(app).session
+        shown = {b.id for b in board.query("ActionBar ActionButton") if b.display}
+        assert shown == {"act-white", "act-dark"}
+        await pilot.click("#act-dark")
+        await settle(pilot)
+        assert (0, {"type": "colour", "colour": "dark"}) in session.moves
+        shown = {b.id for b in board.query("ActionBar ActionButton") if b.display}
+        assert {"act-lay", "act-rotate"} <= shown and "act-white" not in shown
+
+
 async def test_the_mouse_moves_the_ghost_and_a_click_on_it_lays_the_tile() -> None:
     app = app_for()
     async with app.run_test(size=(80, 24)) as pilot:

@@ -131,6 +131,8 @@ class Board(GameBoard):
 
     def actions(self) -> list[Action]:
         return [
+            Action("white", tr("schoko.key.white"), "w"),
+            Action("dark", tr("schoko.key.dark"), "d"),
             Action("lay", tr("schoko.key.lay"), "⏎"),
             Action("rotate", tr("schoko.key.rotate"), "r"),
             Action("level", tr("schoko.key.level"), "l"),
@@ -172,8 +174,11 @@ class Board(GameBoard):
         self._draw_grid()
         self._draw_status()
         bar = self.query_one(ActionBar)
+        choosing = self._choosing()
+        for name in ("white", "dark"):  # a mouse (or a phone's finger) chooses the colour too
+            bar.set_state(name, enabled=choosing, visible=choosing)
         for name in ("lay", "rotate", "level", "jump"):
-            bar.set_state(name, enabled=self._placing())
+            bar.set_state(name, enabled=self._placing(), visible=not choosing)
         phase = (self._placing(), self._choosing(), view["colours"][0] is not None)
         if phase != self._phase:
             self._phase = phase
@@ -444,6 +449,8 @@ class Board(GameBoard):
     def on_action_bar_chosen(self, event: ActionBar.Chosen) -> None:
         """The placing buttons act here; others fall through to GameBoard's handler."""
         handlers = {
+            "white": lambda: self.action_colour("white"),
+            "dark": lambda: self.action_colour("dark"),
             "lay": self.action_lay,
             "rotate": self.action_rotate,
             "level": self.action_level,

@@ -180,8 +180,8 @@ class Director:
 
     async def _arena_end(self, field: Arena, number: int, host: NetHost, table: Table,
                          missing: list[int]) -> None:
+        await _until_ended([host])
         try:
-            await host.finished.wait()
             row = self._finish(number, 0, host, table, missing)
         finally:
             await host.close("the game is over")
@@ -282,8 +282,8 @@ class Director:
     async def _play_out(self, number: int,
                         playing: list[tuple[int, NetHost, Table, list[int]]]) -> None:
         """Wait for every table under way to end, write down how each went, close them."""
+        await _until_ended([host for _, host, _, _ in playing])
         try:
-            await asyncio.gather(*(host.finished.wait() for _, host, _, _ in playing))
             for board, host, table, missing in playing:
                 self._finish(number, board, host, table, missing)
         finally:
@@ -412,6 +412,19 @@ class Director:
         row = self.store.tables(self.tid, number)[board]
         self.played.append(Played(row, counted))
         return row
+
+
+async def _until_ended(hosts: list[NetHost]) -> None:
+    """Wait for every game of `hosts` to end. A director stopped meanwhile (a desk shut down
+    with ^C) stops directing, not the games: their rooms stay open as after a crash, and
+    their players wait there for the director that takes over (a closed room could only
+    end them unfinished)."""
+    try:
+        await asyncio.gather(*(host.finished.wait() for host in hosts))
+    except asyncio.CancelledError:
+        for host in hosts:
+            await host.crash()
+        raise
 
 
 def _round_seed(path: Path) -> str | None:

@@ -151,6 +151,8 @@ class Entry:
             try:
                 await link.connect()
                 moved = await self._played_or_moved(bot, number, code)
+                if not moved and bot.result is None:  # closed before its end: it may move
+                    moved = await self._moves_before(number, code, deadline)
             except JoinError as exc:
                 away = exc.code == "host_away" and time.monotonic() < deadline
                 if not away and not self._moved(number, code):
@@ -172,6 +174,14 @@ class Entry:
         """Whether this player's seat of round `number` is no longer at the room `code`."""
         seat = self.store.seat_of(self.tid, number, self.player)
         return seat is None or seat[0] != code
+
+    async def _moves_before(self, number: int, code: str, deadline: float) -> bool:
+        """Whether this player's seat moves from the room `code` before `deadline`."""
+        while time.monotonic() < deadline:
+            if self._moved(number, code):
+                return True
+            await asyncio.sleep(POLL * 10)
+        return False
 
     async def _played_or_moved(self, bot: PeerBot, number: int, code: str) -> bool:
         """Wait for the game at `code` to end (False) or this player's seat to move (True)."""

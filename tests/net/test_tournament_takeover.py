@@ -147,6 +147,54 @@ async def test_a_game_under_way_goes_on_from_its_record_when_the_desk_takes_over
     events.db.close()
 
 
+async def test_a_desk_stopped_with_ctrl_c_leaves_its_games_to_the_next_one(
+        relay: Relay, table: Path) -> None:
+    """A desk shut down (its tasks cancelled, as ^C does) stopped directing and closed the
+    rooms, which ended the games unfinished; now the rooms stay and the next desk resumes."""
+    events = _cup(table, rounds=1)
+    first = Desk(events, relay.url, every=0.1, lease=30.0)
+    looking = asyncio.get_running_loop().create_task(first.run())
+    seats = [await _until(lambda p=p: events.seat_of("cup", 1, p)) for p in ("p1", "p2")]
+    links, bots = [], []
+    try:
+        for code, token, proof_key in seats:
+            link = RemoteLink(code, "P", server=relay.url, token=token, proof_key=proof_key,
+                              remember=False)
+            bot = Paced(link, allowed=2)
+            link.set_listener(bot.hear)
+            await link.connect()
+            links.append(link)
+            bots.append(bot)
+        await _until(lambda: any(b.held for b in bots))
+        (record,) = record_files.records_dir().glob("*.jsonl")
+        _, before, _ = record_files.read_record(record)
+        looking.cancel()
+        first.running["cup"].cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await first.running["cup"]
+        assert events.directed("cup") is None  # it stopped: the next desk need not wait
+        _, kept, over = record_files.read_record(record)
+        assert not over and kept == before
+        second = Desk(events, relay.url, every=0.1, lease=30.0)
+        again = asyncio.get_running_loop().create_task(second.run())
+        await _until(lambda: "cup" in second.running, 30)
+        for bot in bots:
+            bot.go()
+        await asyncio.wait_for(asyncio.gather(*(b.done.wait() for b in bots)), 120)
+        await asyncio.wait_for(second.running["cup"], 60)
+        again.cancel()
+    finally:
+        for link in links:
+            await link.close()
+    for bot in bots:
+        assert bot.result is not None and bot.result["result"]["verified"] is True
+    _, after, over = record_files.read_record(record)
+    assert over and after[:len(before)] == before
+    (row,) = events.tables("cup")
+    assert row.places is not None and events.event("cup").status == OVER
+    events.db.close()
+
+
 async def test_a_round_that_dealt_no_card_is_paired_again_and_its_players_follow_their_seats(
         relay: Relay, table: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     home = tmp_path / "director"

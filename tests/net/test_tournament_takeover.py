@@ -76,6 +76,24 @@ def _kill(director: asyncio.subprocess.Process) -> None:
     os.kill(director.pid, signal.SIGKILL)
 
 
+async def _sit_and_think(events: Tournaments, tid: str, relay: Relay, allowed: int,
+                         links: list[RemoteLink]) -> list[Paced]:
+    """Both players take their seats of round (or arena table) 1 and play until one of them
+    is thinking; their links go into `links` (closed by the test)."""
+    seats = [await _until(lambda p=p: events.seat_of(tid, 1, p)) for p in ("p1", "p2")]
+    bots = []
+    for (code, token, proof_key), name in zip(seats, ("P1", "P2"), strict=True):
+        link = RemoteLink(code, name, server=relay.url, token=token, proof_key=proof_key,
+                          remember=False)
+        bot = Paced(link, allowed=allowed)
+        link.set_listener(bot.hear)
+        await link.connect()
+        links.append(link)
+        bots.append(bot)
+    await _until(lambda: any(b.held for b in bots))  # mid-game: somebody is thinking
+    return bots
+
+
 @pytest.fixture
 def table(tmp_path: Path) -> Path:
     return tmp_path / "table.sqlite"
@@ -97,17 +115,7 @@ async def test_a_game_under_way_goes_on_from_its_record_when_the_desk_takes_over
     director = await _director("cup", relay, home, table)
     links: list[RemoteLink] = []
     try:
-        seats = [await _until(lambda p=p: events.seat_of("cup", 1, p)) for p in ("p1", "p2")]
-        bots = []
-        for (code, token, proof_key), name in zip(seats, ("P1", "P2"), strict=True):
-            link = RemoteLink(code, name, server=relay.url, token=token, proof_key=proof_key,
-                              remember=False)
-            bot = Paced(link, allowed=2)
-            link.set_listener(bot.hear)
-            await link.connect()
-            links.append(link)
-            bots.append(bot)
-        await _until(lambda: any(b.held for b in bots))  # mid-game: somebody is thinking
+        bots = await _sit_and_think(events, "cup", relay, 2, links)
         (record,) = record_files.records_dir().glob("*.jsonl")
         head, before, over = record_files.read_record(record)
         assert before and not over
@@ -154,18 +162,10 @@ async def test_a_desk_stopped_with_ctrl_c_leaves_its_games_to_the_next_one(
     events = _cup(table, rounds=1)
     first = Desk(events, relay.url, every=0.1, lease=30.0)
     looking = asyncio.get_running_loop().create_task(first.run())
-    seats = [await _until(lambda p=p: events.seat_of("cup", 1, p)) for p in ("p1", "p2")]
-    links, bots = [], []
+    links: list[RemoteLink] = []
+    bots: list[Paced] = []
     try:
-        for code, token, proof_key in seats:
-            link = RemoteLink(code, "P", server=relay.url, token=token, proof_key=proof_key,
-                              remember=False)
-            bot = Paced(link, allowed=2)
-            link.set_listener(bot.hear)
-            await link.connect()
-            links.append(link)
-            bots.append(bot)
-        await _until(lambda: any(b.held for b in bots))
+        bots = await _sit_and_think(events, "cup", relay, 2, links)
         (record,) = record_files.records_dir().glob("*.jsonl")
         _, before, _ = record_files.read_record(record)
         looking.cancel()
@@ -242,17 +242,7 @@ async def test_an_arena_taken_over_counts_the_game_under_way_and_goes_on_to_its_
     director = await _director("blitz", relay, home, table)
     links: list[RemoteLink] = []
     try:
-        seats = [await _until(lambda p=p: events.seat_of("blitz", 1, p)) for p in ("p1", "p2")]
-        bots = []
-        for code, token, proof_key in seats:
-            link = RemoteLink(code, "P", server=relay.url, token=token, proof_key=proof_key,
-                              remember=False)
-            bot = Paced(link, allowed=1)
-            link.set_listener(bot.hear)
-            await link.connect()
-            links.append(link)
-            bots.append(bot)
-        await _until(lambda: any(b.held for b in bots))
+        bots = await _sit_and_think(events, "blitz", relay, 1, links)
         (record,) = record_files.records_dir().glob("*.jsonl")
         head, _, _ = record_files.read_record(record)
         _kill(director)

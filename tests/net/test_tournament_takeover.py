@@ -26,6 +26,7 @@ from net.players.sqlite import SqliteLadders
 from net.players.tournaments import OVER, RUNNING, Event, Tournaments
 from net.records import store as record_files
 from net.relay.server import Relay
+from net.tournament import duplicate
 
 LEASE = 1.0  # the desk's: the killed director is silent from the kill on
 
@@ -99,19 +100,25 @@ def table(tmp_path: Path) -> Path:
     return tmp_path / "table.sqlite"
 
 
-def _cup(table: Path, rounds: int = 2) -> Tournaments:
+def _cup(table: Path, rounds: int = 2, dup: bool = False) -> Tournaments:
     events = Tournaments(SqliteLadders(table))
-    events.create(Event("cup", "schoko", "swiss", rounds=rounds, size=2, starts=time.time()))
+    events.create(Event("cup", "schoko", "swiss", rounds=rounds, size=2, starts=time.time(),
+                        duplicate=dup))
     for player in ("p1", "p2"):
         events.enter("cup", player, player.upper())
     return events
 
 
+@pytest.mark.parametrize("dup", [False, True], ids=["swiss", "duplicate"])
 async def test_a_game_under_way_goes_on_from_its_record_when_the_desk_takes_over(
-        relay: Relay, table: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        relay: Relay, table: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        dup: bool) -> None:
+    """In a duplicate round the round seed lived only in the dead director's memory and its
+    tables' records: the one that takes over reveals it from a record when the round closes,
+    and it matches the commitment published with the pairings."""
     home = tmp_path / "director"
     monkeypatch.setenv(HOME_ENV, str(home))  # the desk's records are the dead director's
-    events = _cup(table)
+    events = _cup(table, dup=dup)
     director = await _director("cup", relay, home, table)
     links: list[RemoteLink] = []
     try:
@@ -152,6 +159,12 @@ async def test_a_game_under_way_goes_on_from_its_record_when_the_desk_takes_over
     assert first.game == head["net"]["commitment"] == head_after["net"]["commitment"]
     assert second.places is not None
     assert events.event("cup").status == OVER and events.directed("cup") is None
+    if dup:
+        revealed = events.rounds("cup")[0]
+        assert revealed.seed is not None and duplicate.commit(revealed.seed) == \
+            revealed.commitment
+        assert first.deal_seed == duplicate.deal_seed(revealed.seed, duplicate.label("cup", 1))
+        assert head["net"]["duplicate"]["round"] == 1 == head_after["net"]["duplicate"]["round"]
     events.db.close()
 
 

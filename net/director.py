@@ -153,19 +153,25 @@ class Director:
             games.add(task)
             task.add_done_callback(games.discard)
         number = len(self.store.rounds(self.tid))
-        while time.time() < ends or games:
-            for entrant in self.store.entrants(self.tid):
-                if entrant.player not in known:  # entries stay open while it runs
-                    known.add(entrant.player)
-                    field.free(entrant.player)
-            for table in field.pair(time.time()):
-                number += 1
-                self.store.open_round(self.tid, number, [table])
-                task = asyncio.get_running_loop().create_task(
-                    self._arena_table(event, field, number, table))
-                games.add(task)
-                task.add_done_callback(games.discard)
-            await asyncio.sleep(POLL)
+        try:
+            while time.time() < ends or games:
+                for entrant in self.store.entrants(self.tid):
+                    if entrant.player not in known:  # entries stay open while it runs
+                        known.add(entrant.player)
+                        field.free(entrant.player)
+                for table in field.pair(time.time()):
+                    number += 1
+                    self.store.open_round(self.tid, number, [table])
+                    task = asyncio.get_running_loop().create_task(
+                        self._arena_table(event, field, number, table))
+                    games.add(task)
+                    task.add_done_callback(games.discard)
+                await asyncio.sleep(POLL)
+        except asyncio.CancelledError:  # stopped: its tables wait for the next director
+            for task in list(games):
+                task.cancel()
+            await asyncio.gather(*games, return_exceptions=True)
+            raise
         self.store.set_status(self.tid, OVER)
 
     async def _arena_table(self, event: Event, field: Arena, number: int,

@@ -95,6 +95,19 @@ async def _sit_and_think(events: Tournaments, tid: str, relay: Relay, allowed: i
     return bots
 
 
+async def _taken_over(desk: Desk, tid: str, bots: list[Paced]) -> None:
+    """`desk` takes `tid` over and the thinking players play their game to its end (the
+    desk's director for `tid` goes on: `desk.running[tid]`)."""
+    looking = asyncio.get_running_loop().create_task(desk.run())
+    try:
+        await _until(lambda: tid in desk.running, 30)
+        for bot in bots:
+            bot.go()
+        await asyncio.wait_for(asyncio.gather(*(b.done.wait() for b in bots)), 120)
+    finally:
+        looking.cancel()
+
+
 @pytest.fixture
 def table(tmp_path: Path) -> Path:
     return tmp_path / "table.sqlite"
@@ -132,11 +145,7 @@ async def test_a_game_under_way_goes_on_from_its_record_when_the_desk_takes_over
 
         desk = Desk(events, relay.url, every=0.1, lease=LEASE)
         assert desk.due(time.time()) == []  # the director said it directs it a moment ago
-        looking = asyncio.get_running_loop().create_task(desk.run())
-        await _until(lambda: "cup" in desk.running, 30)
-        for bot in bots:
-            bot.go()
-        await asyncio.wait_for(asyncio.gather(*(b.done.wait() for b in bots)), 120)
+        await _taken_over(desk, "cup", bots)
         for bot in bots:  # each player's own check of the deal and the moves
             assert bot.result is not None and bot.result["result"]["verified"] is True
         rest = [Entry(events, "cup", p, p.upper(), server=relay.url, wait=60)
@@ -144,7 +153,6 @@ async def test_a_game_under_way_goes_on_from_its_record_when_the_desk_takes_over
         verdicts = await asyncio.wait_for(asyncio.gather(*(e.play_round(2) for e in rest)), 120)
         assert all(v.ok for v in verdicts), verdicts
         await asyncio.wait_for(desk.running["cup"], 60)
-        looking.cancel()
     finally:
         if director.returncode is None:
             _kill(director)
@@ -189,13 +197,8 @@ async def test_a_desk_stopped_with_ctrl_c_leaves_its_games_to_the_next_one(
         _, kept, over = record_files.read_record(record)
         assert not over and kept == before
         second = Desk(events, relay.url, every=0.1, lease=30.0)
-        again = asyncio.get_running_loop().create_task(second.run())
-        await _until(lambda: "cup" in second.running, 30)
-        for bot in bots:
-            bot.go()
-        await asyncio.wait_for(asyncio.gather(*(b.done.wait() for b in bots)), 120)
+        await _taken_over(second, "cup", bots)
         await asyncio.wait_for(second.running["cup"], 60)
-        again.cancel()
     finally:
         for link in links:
             await link.close()
@@ -262,13 +265,8 @@ async def test_an_arena_taken_over_counts_the_game_under_way_and_goes_on_to_its_
         await director.wait()
         # Nobody sits down at the arena's later tables: the bot plays them, quickly.
         desk = Desk(events, relay.url, every=0.1, lease=LEASE, director={"show_up": 1.0})
-        looking = asyncio.get_running_loop().create_task(desk.run())
-        await _until(lambda: "blitz" in desk.running, 30)
-        for bot in bots:
-            bot.go()
-        await asyncio.wait_for(asyncio.gather(*(b.done.wait() for b in bots)), 120)
+        await _taken_over(desk, "blitz", bots)
         await asyncio.wait_for(desk.running["blitz"], 120)
-        looking.cancel()
     finally:
         if director.returncode is None:
             _kill(director)
